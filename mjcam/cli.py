@@ -1,0 +1,39 @@
+"""The `mjcam` command: one subcommand per product step, each defined next to the code it drives.
+
+A subcommand module provides ``add_arguments(parser)`` and ``run(args) -> int``; it is imported only
+when used, so `mjcam score` never loads OpenCV or ONNX Runtime.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "score": ("scoring.cli", "score a finished hand given as a table record (JSON)"),
+    "detect": ("vision.detect_cli", "find and name every tile in photos"),
+    "eval": ("vision.eval_cli", "measure the detector on a YOLO-format folder"),
+    "read": ("vision.read_cli", "read a player's hand from a photo (and score it)"),
+    "serve": ("webui.cli", "run the table page"),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    parser = argparse.ArgumentParser(prog="mjcam", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, (_, help_text) in SUBCOMMANDS.items():
+        sub.add_parser(name, help=help_text, add_help=False)
+    known, _ = parser.parse_known_args(argv[:1] or ["--help"])
+    module = importlib.import_module(SUBCOMMANDS[known.command][0])
+    sub_parser = argparse.ArgumentParser(prog=f"mjcam {known.command}", description=SUBCOMMANDS[known.command][1])
+    module.add_arguments(sub_parser)
+    args = sub_parser.parse_args(argv[1:])
+    try:
+        return int(module.run(args) or 0)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

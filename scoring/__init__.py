@@ -1,0 +1,1 @@
+"""Score a finished mahjong hand under the table's regional rules."""

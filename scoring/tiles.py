@@ -1,0 +1,54 @@
+"""Tile codes and the compact tile notation of table-format.md (`"123m55z"` = 1m 2m 3m 5z 5z)."""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+SUITS = "mpsz"
+TILE_CODES: tuple[str, ...] = (
+    tuple(f"{n}{s}" for s in "mps" for n in range(1, 10))
+    + tuple(f"{n}z" for n in range(1, 8))
+    + tuple(f"{n}f" for n in range(1, 9))
+)
+"""The 42 faces: 34 playing tiles then 8 flowers/seasons, in the project's canonical order."""
+
+PLAYING_TILES: tuple[str, ...] = TILE_CODES[:34]
+FLOWERS: tuple[str, ...] = TILE_CODES[34:]
+TILE_INDEX: dict[str, int] = {code: i for i, code in enumerate(TILE_CODES)}
+
+_RUN = re.compile(r"(\d+)([mpszf])")
+
+
+class TileError(ValueError):
+    """A tile string that is not valid notation."""
+
+
+def parse_tiles(text: str) -> list[str]:
+    """Split a tile string such as ``"123m55z"`` into codes; raise TileError naming the bad part."""
+    text = text.replace(" ", "")
+    codes: list[str] = []
+    pos = 0
+    for match in _RUN.finditer(text):
+        if match.start() != pos:
+            raise TileError(f"bad tile string {text!r}: cannot read {text[pos:match.start()]!r}")
+        digits, suit = match.groups()
+        for d in digits:
+            code = f"{d}{suit}"
+            if code not in TILE_INDEX:
+                raise TileError(f"unknown tile {code!r} in {text!r}")
+            codes.append(code)
+        pos = match.end()
+    if pos != len(text):
+        raise TileError(f"bad tile string {text!r}: cannot read {text[pos:]!r}")
+    return codes
+
+
+def format_tiles(codes: Iterable[str]) -> str:
+    """Write codes as a compact string, grouped by suit in canonical order: ``["5z","1m","5z"]`` -> ``"1m55z"``."""
+    ordered = sorted(codes, key=TILE_INDEX.__getitem__)
+    out: list[str] = []
+    for i, code in enumerate(ordered):
+        out.append(code[0])
+        if i + 1 == len(ordered) or ordered[i + 1][1] != code[1]:
+            out.append(code[1])
+    return "".join(out)

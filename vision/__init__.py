@@ -1,0 +1,1 @@
+"""Recognise tiles in a photo and rebuild the hand from them."""

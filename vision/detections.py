@@ -1,0 +1,95 @@
+"""Tile detections: one small typed structure (arrays, one row per tile) passed through pure functions."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from scoring.tiles import TILE_CODES
+
+BACK = "back"
+CLASS_NAMES: tuple[str, ...] = TILE_CODES + (BACK,)
+"""The 43 tile classes: the 42 faces by tile code, then ``back`` (a face-down tile)."""
+
+Alternatives = tuple[tuple[str, float], ...]
+
+
+@dataclass(frozen=True)
+class Detections:
+    """Tiles found in one image.
+
+    ``xyxy`` boxes are in original-image pixels; ``tiles`` are class names (tile code or ``back``);
+    ``alternatives[i]`` lists the next most likely classes for tile i with their probabilities;
+    ``sideways[i]`` is true when the tile's face is turned 90° in the image.
+    """
+
+    xyxy: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))
+    tiles: tuple[str, ...] = ()
+    confidence: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
+    alternatives: tuple[Alternatives, ...] = ()
+    sideways: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+
+    def __post_init__(self) -> None:
+        n = len(self.tiles)
+        object.__setattr__(self, "xyxy", np.asarray(self.xyxy, np.float32).reshape(n, 4))
+        object.__setattr__(self, "confidence", np.asarray(self.confidence, np.float32).reshape(n))
+        object.__setattr__(self, "sideways", np.asarray(self.sideways, bool).reshape(n))
+        if not self.alternatives:
+            object.__setattr__(self, "alternatives", ((),) * n)
+        if len(self.alternatives) != n:
+            raise ValueError("alternatives must have one entry per tile")
+
+    def __len__(self) -> int:
+        return len(self.tiles)
+
+    def __getitem__(self, index: Any) -> Detections:
+        """Select rows by a boolean mask, an index array, a slice or one index."""
+        rows = np.arange(len(self))[index]
+        rows = np.atleast_1d(rows)
+        return Detections(
+            xyxy=self.xyxy[rows],
+            tiles=tuple(self.tiles[i] for i in rows),
+            confidence=self.confidence[rows],
+            alternatives=tuple(self.alternatives[i] for i in rows),
+            sideways=self.sideways[rows],
+        )
+
+    @property
+    def centers(self) -> np.ndarray:
+        """Box centres, shape (N, 2)."""
+        return (self.xyxy[:, :2] + self.xyxy[:, 2:]) / 2
+
+    @property
+    def sizes(self) -> np.ndarray:
+        """Box widths and heights, shape (N, 2)."""
+        return self.xyxy[:, 2:] - self.xyxy[:, :2]
+
+    def to_json(self) -> list[dict[str, Any]]:
+        """The ``tiles`` list of `mjcam detect --json`."""
+        return [
+            {
+                "box": [round(float(v), 1) for v in self.xyxy[i]],
+                "tile": self.tiles[i],
+                "confidence": round(float(self.confidence[i]), 4),
+                "alternatives": [[code, round(float(p), 4)] for code, p in self.alternatives[i]],
+                "sideways": bool(self.sideways[i]),
+            }
+            for i in range(len(self))
+        ]
+
+    @classmethod
+    def from_json(cls, items: list[dict[str, Any]]) -> Detections:
+        """Rebuild from `to_json` output (or hand-made lists: only ``box`` and ``tile`` are required)."""
+        for item in items:
+            if item.get("tile") not in CLASS_NAMES:
+                raise ValueError(f"unknown tile class {item.get('tile')!r}")
+        return cls(
+            xyxy=np.array([item["box"] for item in items], np.float32).reshape(-1, 4),
+            tiles=tuple(item["tile"] for item in items),
+            confidence=np.array([item.get("confidence", 1.0) for item in items], np.float32),
+            alternatives=tuple(
+                tuple((str(c), float(p)) for c, p in item.get("alternatives", ())) for item in items
+            ),
+            sideways=np.array([bool(item.get("sideways", False)) for item in items], bool),
+        )
