@@ -21,7 +21,9 @@ class Detections:
 
     ``xyxy`` boxes are in original-image pixels; ``tiles`` are class names (tile code or ``back``);
     ``alternatives[i]`` lists the next most likely classes for tile i with their probabilities;
-    ``sideways[i]`` is true when the tile's face is turned 90° in the image.
+    ``sideways[i]`` is true when the tile's face is turned 90° from the photo's dominant tile axis (a claimed
+    tile); ``angle[i]`` is the image direction of the face's top in degrees (0 = up, clockwise; a back's
+    angle is only meaningful modulo 180°).
     """
 
     xyxy: np.ndarray = field(default_factory=lambda: np.zeros((0, 4), np.float32))
@@ -29,12 +31,15 @@ class Detections:
     confidence: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
     alternatives: tuple[Alternatives, ...] = ()
     sideways: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
+    angle: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
 
     def __post_init__(self) -> None:
         n = len(self.tiles)
         object.__setattr__(self, "xyxy", np.asarray(self.xyxy, np.float32).reshape(n, 4))
         object.__setattr__(self, "confidence", np.asarray(self.confidence, np.float32).reshape(n))
         object.__setattr__(self, "sideways", np.asarray(self.sideways, bool).reshape(n))
+        angle = np.zeros(n, np.float32) if np.size(self.angle) == 0 else self.angle
+        object.__setattr__(self, "angle", np.asarray(angle, np.float32).reshape(n))
         if not self.alternatives:
             object.__setattr__(self, "alternatives", ((),) * n)
         if len(self.alternatives) != n:
@@ -53,6 +58,7 @@ class Detections:
             confidence=self.confidence[rows],
             alternatives=tuple(self.alternatives[i] for i in rows),
             sideways=self.sideways[rows],
+            angle=self.angle[rows],
         )
 
     @property
@@ -74,13 +80,14 @@ class Detections:
                 "confidence": round(float(self.confidence[i]), 4),
                 "alternatives": [[code, round(float(p), 4)] for code, p in self.alternatives[i]],
                 "sideways": bool(self.sideways[i]),
+                "angle": round(float(self.angle[i]), 1),
             }
             for i in range(len(self))
         ]
 
     @classmethod
     def from_json(cls, items: list[dict[str, Any]]) -> Detections:
-        """Rebuild from `to_json` output (or hand-made lists: only ``box`` and ``tile`` are required)."""
+        """Rebuild from `to_json` output (hand-made lists need only ``box`` and ``tile``; angle defaults to 0)."""
         for item in items:
             if item.get("tile") not in CLASS_NAMES:
                 raise ValueError(f"unknown tile class {item.get('tile')!r}")
@@ -92,4 +99,5 @@ class Detections:
                 tuple((str(c), float(p)) for c, p in item.get("alternatives", ())) for item in items
             ),
             sideways=np.array([bool(item.get("sideways", False)) for item in items], bool),
+            angle=np.array([float(item.get("angle", 0.0)) for item in items], np.float32),
         )

@@ -1,0 +1,50 @@
+"""The tile classifier network (PyTorch, training only; it runs through ONNX Runtime in `vision/`).
+
+A small plain CNN on a 64×64 RGB crop: 43 class logits (42 faces + back) and the face's up direction as a
+unit vector (cos, sin of the angle, 0 = up, clockwise), from which the detector derives `sideways`.
+"""
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from vision.detections import CLASS_NAMES
+
+
+def _block(c_in: int, c_out: int, stride: int) -> nn.Sequential:
+    return nn.Sequential(nn.Conv2d(c_in, c_out, 3, stride, 1, bias=False), nn.BatchNorm2d(c_out), nn.ReLU(inplace=True))
+
+
+class TileClassifierNet(nn.Module):
+    def __init__(self, num_classes: int = len(CLASS_NAMES), width: int = 24) -> None:
+        super().__init__()
+        w = width
+        self.features = nn.Sequential(
+            _block(3, w, 2),  # 32×32
+            _block(w, 2 * w, 2),  # 16×16
+            _block(2 * w, 2 * w, 1),
+            _block(2 * w, 4 * w, 2),  # 8×8
+            _block(4 * w, 4 * w, 1),
+            _block(4 * w, 8 * w, 2),  # 4×4
+            _block(8 * w, 8 * w, 1),
+        )
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.dropout = nn.Dropout(0.2)
+        self.classes = nn.Linear(8 * w, num_classes)
+        self.up = nn.Linear(8 * w, 2)
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        features = self.dropout(self.pool(self.features(x)).flatten(1))
+        return self.classes(features), self.up(features)
+
+
+class ExportedClassifier(nn.Module):
+    """What the ONNX file computes: class probabilities and a unit up vector."""
+
+    def __init__(self, net: TileClassifierNet) -> None:
+        super().__init__()
+        self.net = net
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        logits, up = self.net(x)
+        return torch.softmax(logits, dim=1), nn.functional.normalize(up, dim=1)

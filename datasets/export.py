@@ -1,0 +1,72 @@
+"""Export the trained detector and classifier to the bundled ONNX models in `models/`.
+
+    python -m datasets.export [--detector build/runs/detector/weights/best.pt] [--classifier build/runs/classifier/best.pt]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+from datetime import date
+from pathlib import Path
+
+from datasets.build import BUILD
+from vision.crops import CROP_SIZE
+from vision.detections import CLASS_NAMES
+from vision.detector import CLASSIFIER_MODEL, DETECTOR_MODEL
+
+
+def export_detector(checkpoint: Path, out: Path = DETECTOR_MODEL, imgsz: int = 480) -> Path:
+    """ONNX of the ultralytics detector (its metadata carries names, imgsz and stride)."""
+    from ultralytics import YOLO
+
+    exported = Path(YOLO(checkpoint).export(format="onnx", imgsz=imgsz, opset=17, simplify=False, dynamic=False))
+    out.parent.mkdir(parents=True, exist_ok=True)
+    shutil.move(exported, out)
+    return out
+
+
+def export_classifier(checkpoint: Path, out: Path = CLASSIFIER_MODEL) -> Path:
+    """ONNX of the classifier: input ``crops`` (N, 3, 64, 64) RGB in [0, 1]; outputs ``probs``, ``up``."""
+    import onnx
+    import torch
+
+    from datasets.classifier_net import ExportedClassifier, TileClassifierNet
+
+    state = torch.load(checkpoint, weights_only=False)
+    net = TileClassifierNet()
+    net.load_state_dict(state["net"])
+    model = ExportedClassifier(net).eval()
+    example = torch.rand(2, 3, CROP_SIZE, CROP_SIZE)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(
+        model, (example,), str(out), input_names=["crops"], output_names=["probs", "up"],
+        dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}, "up": {0: "n"}}, opset_version=17, dynamo=False,
+    )
+    proto = onnx.load(str(out))
+    metadata = {
+        "names": json.dumps(list(CLASS_NAMES)),
+        "crop_size": str(CROP_SIZE),
+        "version": f"{date.today().isoformat()} epoch {state['epoch'] + 1}",
+        "description": "mjcam tile classifier: 42 faces + back, and the face's up direction",
+        "license": "AGPL-3.0-or-later",
+    }
+    del proto.metadata_props[:]
+    for key, value in metadata.items():
+        proto.metadata_props.add(key=key, value=value)
+    onnx.save(proto, str(out))
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--detector", type=Path, default=BUILD / "runs" / "detector" / "weights" / "best.pt")
+    parser.add_argument("--classifier", type=Path, default=BUILD / "runs" / "classifier" / "best.pt")
+    parser.add_argument("--imgsz", type=int, default=480)
+    args = parser.parse_args()
+    print(export_detector(args.detector, imgsz=args.imgsz))
+    print(export_classifier(args.classifier))
+
+
+if __name__ == "__main__":
+    main()

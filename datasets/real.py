@@ -1,0 +1,47 @@
+"""The real photos of ../shared/data/chinese-mahjong-detection, read as (image path, boxes, tile codes).
+
+Labels are YOLO text lines (a few are polygons, read as the min/max box of their points); class indices are
+mapped to the project's tile codes through the dataset's `classes.tsv`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from vision.metrics import read_yolo_labels
+
+SHARED = Path(__file__).resolve().parents[1].parent / "shared"
+REAL_DATA = SHARED / "data" / "chinese-mahjong-detection"
+
+
+@dataclass(frozen=True)
+class LabelledPhoto:
+    """One photo with its tile boxes in normalised ``cx, cy, w, h`` and their tile codes."""
+
+    image: Path
+    boxes: np.ndarray  # (N, 4) normalised cx, cy, w, h
+    tiles: tuple[str, ...]
+
+    @property
+    def source(self) -> str:
+        """The original photo's name: the part before ``.rf.`` shared by its augmented copies."""
+        return self.image.name.split(".rf.")[0]
+
+
+def dataset_tile_codes(root: Path = REAL_DATA) -> list[str]:
+    """The tile code of each class index of the dataset, from its classes.tsv."""
+    rows = (root / "classes.tsv").read_text(encoding="utf-8").splitlines()[1:]
+    return [row.split("\t")[2] for row in rows if row.strip()]
+
+
+def load_split(split: str, root: Path = REAL_DATA) -> list[LabelledPhoto]:
+    """Every labelled photo of ``train`` or ``valid``, sorted by file name."""
+    codes = dataset_tile_codes(root)
+    photos = []
+    for image in sorted((root / split / "images").iterdir()):
+        label = root / split / "labels" / (image.stem + ".txt")
+        boxes, tiles = read_yolo_labels(label, codes) if label.exists() else (np.zeros((0, 4), np.float32), [])
+        photos.append(LabelledPhoto(image, boxes, tuple(tiles)))
+    return photos

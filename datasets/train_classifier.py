@@ -1,0 +1,157 @@
+"""Train the tile classifier on the CPU from the crop sets of `datasets.build`, resumable across sessions.
+
+    python -m datasets.train_classifier --epochs 30 [--resume]
+
+Inputs: build/classifier/*.npz (crops, class labels, up angles: NaN where unknown). Training sets are every
+npz but `real_valid.npz`, which only picks the best epoch (its accuracy is printed each epoch). Checkpoints:
+build/runs/classifier/{last,best}.pt.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+from datasets.build import BUILD
+from datasets.classifier_net import TileClassifierNet
+from vision.detections import BACK, CLASS_NAMES
+
+BACK_INDEX = CLASS_NAMES.index(BACK)
+
+
+def load_crop_sets(folder: Path, exclude: str = "real_valid") -> dict[str, dict[str, np.ndarray]]:
+    return {
+        path.stem: dict(np.load(path))
+        for path in sorted(folder.glob("*.npz"))
+        if path.stem != exclude
+    }
+
+
+def to_tensor(crops: np.ndarray) -> torch.Tensor:
+    """uint8 BGR NHWC → float RGB NCHW in [0, 1] (as vision.crops.crops_batch)."""
+    return torch.from_numpy(np.ascontiguousarray(crops[..., ::-1])).permute(0, 3, 1, 2).float() / 255
+
+
+def augment(x: torch.Tensor, up: torch.Tensor, gen: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+    """Random quarter turns (the up angle follows), colour, grey, blur and low-resolution copies."""
+    n = x.shape[0]
+    k = torch.randint(0, 4, (n,), generator=gen)
+    out = torch.empty_like(x)
+    for turns in range(4):
+        rows = k == turns
+        out[rows] = torch.rot90(x[rows], turns, dims=(2, 3))  # counter-clockwise
+    up = torch.remainder(up - 90.0 * k, 360.0)
+    gain = 1 + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.5
+    bias = (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.3
+    channel = 1 + (torch.rand(n, 3, 1, 1, generator=gen) - 0.5) * 0.2
+    mean = out.mean((1, 2, 3), keepdim=True)
+    out = ((out - mean) * gain + mean + bias) * channel
+    grey = torch.rand(n, generator=gen) < 0.1
+    out[grey] = out[grey].mean(1, keepdim=True).expand(-1, 3, -1, -1)
+    blur = torch.rand(n, generator=gen) < 0.2
+    if blur.any():
+        out[blur] = F.avg_pool2d(out[blur], 3, 1, 1, count_include_pad=False)
+    small = torch.rand(n, generator=gen) < 0.25
+    if small.any():
+        size = int(torch.randint(20, 48, (1,), generator=gen))
+        low = F.interpolate(out[small], size=(size, size), mode="area")
+        out[small] = F.interpolate(low, size=x.shape[2:], mode="bilinear", align_corners=False)
+    return out.clamp(0, 1), up
+
+
+def orientation_loss(pred: torch.Tensor, up_deg: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
+    """1 − cos of the angle error where the up angle is known; backs only by their axis (angle mod 180)."""
+    known = ~torch.isnan(up_deg)
+    if not known.any():
+        return pred.sum() * 0
+    pred = F.normalize(pred[known], dim=1)
+    theta = torch.deg2rad(up_deg[known])
+    pred_theta = torch.atan2(pred[:, 1], pred[:, 0])
+    is_back = labels[known] == BACK_INDEX
+    error = torch.where(is_back, 1 - torch.cos(2 * (pred_theta - theta)), 1 - torch.cos(pred_theta - theta))
+    return error.mean()
+
+
+@torch.no_grad()
+def evaluate(net: TileClassifierNet, crops: np.ndarray, labels: np.ndarray) -> float:
+    net.eval()
+    correct = 0
+    for start in range(0, len(crops), 512):
+        logits, _ = net(to_tensor(crops[start : start + 512]))
+        correct += int((logits.argmax(1).numpy() == labels[start : start + 512]).sum())
+    return correct / max(len(crops), 1)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--data", type=Path, default=BUILD / "classifier")
+    parser.add_argument("--out", type=Path, default=BUILD / "runs" / "classifier")
+    parser.add_argument("--epochs", type=int, default=30)
+    parser.add_argument("--batch", type=int, default=256)
+    parser.add_argument("--lr", type=float, default=3e-3)
+    parser.add_argument("--steps", type=int, default=0, help="steps per epoch (default: one pass)")
+    parser.add_argument("--oversample", default="tile_photos=8", help="name=factor,... for small sets")
+    parser.add_argument("--resume", action="store_true")
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args()
+    torch.set_num_threads(args.threads)
+
+    sets = load_crop_sets(args.data)
+    factors = {k: int(v) for k, v in (item.split("=") for item in args.oversample.split(",") if item)}
+    crops = np.concatenate([np.repeat(s["crops"], factors.get(n, 1), 0) for n, s in sets.items()])
+    labels = np.concatenate([np.repeat(s["labels"], factors.get(n, 1), 0) for n, s in sets.items()])
+    up = np.concatenate([np.repeat(s["up"], factors.get(n, 1), 0) for n, s in sets.items()])
+    print({n: len(s["labels"]) for n, s in sets.items()}, "→", len(labels), "training crops")
+    valid = np.load(args.data / "real_valid.npz")
+
+    net = TileClassifierNet()
+    steps = args.steps or math.ceil(len(labels) / args.batch)
+    optimizer = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
+    total, warmup = args.epochs * steps, max(1, steps // 2)
+    schedule = torch.optim.lr_scheduler.LambdaLR(
+        optimizer, lambda s: min(1.0, (s + 1) / warmup) * 0.5 * (1 + math.cos(math.pi * min(s, total) / total))
+    )
+    start_epoch, best = 0, 0.0
+    args.out.mkdir(parents=True, exist_ok=True)
+    if args.resume and (args.out / "last.pt").exists():
+        state = torch.load(args.out / "last.pt", weights_only=False)
+        net.load_state_dict(state["net"])
+        optimizer.load_state_dict(state["optimizer"])
+        schedule.load_state_dict(state["schedule"])
+        start_epoch, best = state["epoch"] + 1, state["best"]
+    gen = torch.Generator().manual_seed(start_epoch)
+    rng = np.random.default_rng(start_epoch)
+    for epoch in range(start_epoch, args.epochs):
+        net.train()
+        began, total_loss = time.time(), 0.0
+        order = rng.permutation(len(labels))
+        for step in range(steps):
+            rows = order[(step * args.batch) % len(order) :][: args.batch]
+            x, angle = augment(to_tensor(crops[rows]), torch.from_numpy(up[rows]), gen)
+            y = torch.from_numpy(labels[rows])
+            logits, up_pred = net(x)
+            loss = F.cross_entropy(logits, y, label_smoothing=0.05) + 0.5 * orientation_loss(up_pred, angle, y)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            schedule.step()
+            total_loss += loss.item()
+        accuracy = evaluate(net, valid["crops"], valid["labels"])
+        best_now = accuracy > best
+        best = max(best, accuracy)
+        state = {"net": net.state_dict(), "optimizer": optimizer.state_dict(), "schedule": schedule.state_dict(),
+                 "epoch": epoch, "best": best, "valid_accuracy": accuracy}
+        torch.save(state, args.out / "last.pt")
+        if best_now:
+            torch.save(state, args.out / "best.pt")
+        print(f"epoch {epoch + 1}/{args.epochs} loss {total_loss / steps:.4f} valid accuracy {accuracy:.4f}"
+              f" {'best ' if best_now else ''}({time.time() - began:.0f} s)", flush=True)
+
+
+if __name__ == "__main__":
+    main()

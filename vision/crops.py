@@ -1,0 +1,45 @@
+"""Tile crops for the classifier: the same preprocessing at training and at run time."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+CROP_SIZE = 64
+CROP_PAD = 0.08
+"""Each side of a box is widened by this share of the box's longer side before cropping."""
+
+
+def tile_crop(image: np.ndarray, box: np.ndarray, size: int = CROP_SIZE, pad: float = CROP_PAD) -> np.ndarray:
+    """The box's pixels (widened by ``pad``), letterboxed into a ``size``×``size`` square (aspect kept).
+
+    Parts of the widened box outside the image are filled by replicating the image border.
+    """
+    x1, y1, x2, y2 = (float(v) for v in box)
+    margin = pad * max(x2 - x1, y2 - y1)
+    left, top = int(np.floor(x1 - margin)), int(np.floor(y1 - margin))
+    right, bottom = int(np.ceil(x2 + margin)), int(np.ceil(y2 + margin))
+    right, bottom = max(right, left + 1), max(bottom, top + 1)
+    height, width = image.shape[:2]
+    region = image[max(top, 0) : min(bottom, height), max(left, 0) : min(right, width)]
+    if region.size == 0:
+        return np.zeros((size, size, 3), np.uint8)
+    if left < 0 or top < 0 or right > width or bottom > height:
+        region = cv2.copyMakeBorder(
+            region, max(-top, 0), max(bottom - height, 0), max(-left, 0), max(right - width, 0), cv2.BORDER_REPLICATE
+        )
+    h, w = region.shape[:2]
+    scale = size / max(w, h)
+    out_w, out_h = max(1, round(w * scale)), max(1, round(h * scale))
+    resized = cv2.resize(region, (out_w, out_h), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    canvas = np.full((size, size, 3), 114, np.uint8)
+    ox, oy = (size - out_w) // 2, (size - out_h) // 2
+    canvas[oy : oy + out_h, ox : ox + out_w] = resized
+    return canvas
+
+
+def crops_batch(image: np.ndarray, boxes: np.ndarray, size: int = CROP_SIZE) -> np.ndarray:
+    """Crops of every box as a float32 NCHW batch in [0, 1], RGB, ready for the classifier."""
+    if len(boxes) == 0:
+        return np.zeros((0, 3, size, size), np.float32)
+    crops = np.stack([tile_crop(image, box, size) for box in boxes])
+    return crops[..., ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0

@@ -1,0 +1,149 @@
+"""`TileDetector`: find and name every tile in a photo with ONNX Runtime (no torch at run time).
+
+Two bundled models: a one-class YOLO detector (every tile, face up or down) and a classifier run on each
+crop (42 faces + back, with the face's up direction). `sideways` marks tiles whose face axis is turned 90°
+from the photo's dominant tile axis (a claimed tile in a meld).
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+import onnxruntime as ort
+
+from vision.crops import crops_batch
+from vision.detections import CLASS_NAMES, Detections
+from vision.images import Photo
+
+MODELS = Path(__file__).resolve().parents[1] / "models"
+DETECTOR_MODEL = MODELS / "tile_detector.onnx"
+CLASSIFIER_MODEL = MODELS / "tile_classifier.onnx"
+
+
+@dataclass(frozen=True)
+class DetectorSettings:
+    """Thresholds of the detector; `conf` applies to the tile score, `iou` to non-maximum suppression."""
+
+    conf: float = 0.35
+    iou: float = 0.6
+    max_tiles: int = 300
+
+
+def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[int, int]]:
+    """The image scaled to fit ``size``×``size`` (aspect kept, grey padding): (NCHW float RGB, scale, pad)."""
+    height, width = image.shape[:2]
+    scale = min(size / height, size / width)
+    new_w, new_h = round(width * scale), round(height * scale)
+    resized = cv2.resize(image, (new_w, new_h), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
+    pad_x, pad_y = (size - new_w) // 2, (size - new_h) // 2
+    canvas = np.full((size, size, 3), 114, np.uint8)
+    canvas[pad_y : pad_y + new_h, pad_x : pad_x + new_w] = resized
+    tensor = canvas[..., ::-1].transpose(2, 0, 1)[None].astype(np.float32) / 255.0
+    return np.ascontiguousarray(tensor), scale, (pad_x, pad_y)
+
+
+def non_max_suppression(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np.ndarray:
+    """Indices of the boxes kept, best first: each drops the later boxes overlapping it by more than ``iou``."""
+    order = np.argsort(-scores)
+    areas = np.prod(boxes[:, 2:] - boxes[:, :2], axis=1)
+    keep = []
+    while order.size:
+        best, rest = order[0], order[1:]
+        keep.append(best)
+        top_left = np.maximum(boxes[best, :2], boxes[rest, :2])
+        bottom_right = np.minimum(boxes[best, 2:], boxes[rest, 2:])
+        inter = np.prod(np.clip(bottom_right - top_left, 0, None), axis=1)
+        overlap = inter / (areas[best] + areas[rest] - inter + 1e-9)
+        order = rest[overlap <= iou]
+    return np.array(keep, np.int64)
+
+
+def sideways_flags(up: np.ndarray) -> np.ndarray:
+    """Tiles whose face axis differs by more than 45° from the dominant axis of all tiles in the photo.
+
+    ``up`` holds unit vectors (cos, sin) of each face's up direction; axes are compared modulo 180°.
+    """
+    if len(up) == 0:
+        return np.zeros(0, bool)
+    doubled = np.arctan2(up[:, 1], up[:, 0]) * 2
+    dominant = np.arctan2(np.sin(doubled).sum(), np.cos(doubled).sum())
+    return np.cos(doubled - dominant) < 0
+
+
+def _session(path: Path, threads: int | None) -> ort.InferenceSession:
+    options = ort.SessionOptions()
+    if threads:
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
+    options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+
+class TileDetector:
+    """Find every tile in a photo and name it; thread-safe (ONNX Runtime sessions are)."""
+
+    def __init__(
+        self,
+        detector: Path = DETECTOR_MODEL,
+        classifier: Path = CLASSIFIER_MODEL,
+        settings: DetectorSettings = DetectorSettings(),
+        threads: int | None = None,
+        imgsz: int | None = None,
+    ) -> None:
+        self.settings = settings
+        self._detector = _session(detector, threads)
+        self._classifier = _session(classifier, threads)
+        det_meta = self._detector.get_modelmeta().custom_metadata_map
+        cls_meta = self._classifier.get_modelmeta().custom_metadata_map
+        self.imgsz = imgsz or int(json.loads(det_meta.get("imgsz", "[480]"))[0])
+        self.crop_size = int(cls_meta.get("crop_size", 64))
+        names = tuple(json.loads(cls_meta["names"]))
+        if names != CLASS_NAMES:
+            raise ValueError(f"{classifier}: its classes are not the project's 43 tile classes")
+        self.model_info = {"detector": detector.name, "classifier": classifier.name, "imgsz": self.imgsz,
+                           "version": cls_meta.get("version", "")}
+
+    def find_tiles(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Tile boxes (x1, y1, x2, y2 in ``image`` pixels) and scores, after thresholds and NMS."""
+        tensor, scale, (pad_x, pad_y) = letterbox(image, self.imgsz)
+        output = self._detector.run(None, {self._detector.get_inputs()[0].name: tensor})[0][0]  # (5, anchors)
+        scores = output[4]
+        mask = scores >= self.settings.conf
+        cx, cy, w, h = output[:4, mask]
+        boxes = np.stack([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2], 1)
+        boxes = (boxes - [pad_x, pad_y, pad_x, pad_y]) / scale
+        boxes[:, 0::2] = boxes[:, 0::2].clip(0, image.shape[1])
+        boxes[:, 1::2] = boxes[:, 1::2].clip(0, image.shape[0])
+        keep = non_max_suppression(boxes, scores[mask], self.settings.iou)[: self.settings.max_tiles]
+        return boxes[keep].astype(np.float32), scores[mask][keep].astype(np.float32)
+
+    def classify(self, image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Class probabilities (N, 43) and face up vectors (N, 2) of the tiles in ``boxes``."""
+        if len(boxes) == 0:
+            return np.zeros((0, len(CLASS_NAMES)), np.float32), np.zeros((0, 2), np.float32)
+        batch = crops_batch(image, boxes, self.crop_size)
+        probs, up = self._classifier.run(None, {self._classifier.get_inputs()[0].name: batch})
+        return probs, up
+
+    def detect(self, photo: Photo | np.ndarray) -> Detections:
+        """Every tile of the photo: box in original-image pixels, code, confidence, top-3 alternatives."""
+        if isinstance(photo, np.ndarray):
+            photo = Photo(photo, photo.shape[1], photo.shape[0])
+        boxes, scores = self.find_tiles(photo.image)
+        probs, up = self.classify(photo.image, boxes)
+        ranked = np.argsort(-probs, axis=1)[:, :4]
+        tiles = tuple(CLASS_NAMES[row[0]] for row in ranked)
+        confidence = scores * probs[np.arange(len(boxes)), ranked[:, 0]] if len(boxes) else scores
+        alternatives = tuple(
+            tuple((CLASS_NAMES[c], float(scores[i] * probs[i, c])) for c in ranked[i, 1:]) for i in range(len(boxes))
+        )
+        order = np.lexsort((boxes[:, 0], boxes[:, 1])) if len(boxes) else np.zeros(0, np.int64)
+        detections = Detections(
+            xyxy=boxes * photo.scale, tiles=tiles, confidence=confidence, alternatives=alternatives,
+            sideways=sideways_flags(up),
+            angle=np.degrees(np.arctan2(up[:, 1], up[:, 0])) % 360 if len(up) else np.zeros(0),
+        )
+        return detections[order]

@@ -1,0 +1,133 @@
+"""Reading photos safely: size and type checks before decoding, EXIF orientation, fast reduced decoding."""
+from __future__ import annotations
+
+import os
+import struct
+from dataclasses import dataclass
+from pathlib import Path
+
+os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(200_000_000))  # OpenCV's own decompression-bomb guard
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+MAX_BYTES = 20 * 1024 * 1024
+MAX_PIXELS = 100_000_000
+WORK_SIDE = 1600
+"""Photos are decoded (or shrunk) to about this longer side: plenty for tiles, fast for 12-megapixel JPEGs."""
+
+_SIGNATURES = {
+    b"\xff\xd8\xff": "JPEG",
+    b"\x89PNG\r\n\x1a\n": "PNG",
+    b"RIFF": "WebP",
+    b"BM": "BMP",
+    b"II*\x00": "TIFF",
+    b"MM\x00*": "TIFF",
+}
+
+
+class ImageError(ValueError):
+    """A photo that cannot be used, with one line saying why."""
+
+
+@dataclass(frozen=True)
+class Photo:
+    """A decoded photo: ``image`` (BGR) may be reduced; ``width``/``height`` are the original's, upright."""
+
+    image: np.ndarray
+    width: int
+    height: int
+
+    @property
+    def scale(self) -> float:
+        """Original pixels per pixel of ``image``."""
+        return self.width / self.image.shape[1]
+
+
+def image_format(data: bytes) -> str | None:
+    for signature, name in _SIGNATURES.items():
+        if data.startswith(signature) and (name != "WebP" or data[8:12] == b"WEBP"):
+            return name
+    return None
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int] | None:
+    pos = 2
+    while pos + 9 < len(data):
+        if data[pos] != 0xFF:
+            pos += 1
+            continue
+        marker = data[pos + 1]
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7 or marker == 0xFF:
+            pos += 1 if marker == 0xFF else 2
+            continue
+        length = struct.unpack(">H", data[pos + 2 : pos + 4])[0]
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            height, width = struct.unpack(">HH", data[pos + 5 : pos + 9])
+            return width, height
+        pos += 2 + length
+    return None
+
+
+def header_size(data: bytes, kind: str) -> tuple[int, int] | None:
+    """Width and height from the file header (JPEG, PNG), without decoding; None if not readable there."""
+    if kind == "PNG" and len(data) >= 24:
+        return struct.unpack(">II", data[16:24])
+    if kind == "JPEG":
+        return _jpeg_size(data)
+    return None
+
+
+def decode_photo(data: bytes, name: str = "image", work_side: int = WORK_SIDE) -> Photo:
+    """Check and decode image bytes; EXIF orientation applied; large JPEGs decoded at 1/2, 1/4 or 1/8."""
+    if not data:
+        raise ImageError(f"{name}: the file is empty")
+    if len(data) > MAX_BYTES:
+        raise ImageError(f"{name}: the file is {len(data) / 2**20:.0f} MB, more than the {MAX_BYTES // 2**20} MB limit")
+    kind = image_format(data)
+    if kind is None:
+        raise ImageError(f"{name}: not an image (JPEG, PNG, WebP, BMP or TIFF expected)")
+    size = header_size(data, kind)
+    if size and size[0] * size[1] > MAX_PIXELS:
+        raise ImageError(f"{name}: {size[0]}×{size[1]} pixels is more than the {MAX_PIXELS // 10**6}-megapixel limit")
+    buffer = np.frombuffer(data, np.uint8)
+    flags = cv2.IMREAD_COLOR
+    if kind == "JPEG" and size:
+        for factor, reduced in ((8, cv2.IMREAD_REDUCED_COLOR_8), (4, cv2.IMREAD_REDUCED_COLOR_4), (2, cv2.IMREAD_REDUCED_COLOR_2)):
+            if max(size) / factor >= work_side:
+                flags = reduced
+                break
+    try:
+        image = cv2.imdecode(buffer, flags)
+    except cv2.error:
+        image = None
+    if image is None or image.size == 0:
+        raise ImageError(f"{name}: the image data is damaged or in an unsupported format")
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    elif image.shape[2] == 4:
+        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    if image.shape[2] != 3:
+        raise ImageError(f"{name}: unsupported number of colour channels")
+    full_height, full_width = image.shape[:2]
+    if flags != cv2.IMREAD_COLOR:
+        # a reduced decode: the original size is the header's, with axes swapped if EXIF turned the photo
+        full_width, full_height = size if (full_width >= full_height) == (size[0] >= size[1]) else size[::-1]
+    if max(image.shape[:2]) > work_side:
+        scale = work_side / max(image.shape[:2])
+        image = cv2.resize(image, (round(image.shape[1] * scale), round(image.shape[0] * scale)), interpolation=cv2.INTER_AREA)
+    return Photo(image=np.ascontiguousarray(image), width=int(full_width), height=int(full_height))
+
+
+def read_photo(path: str | Path, work_side: int = WORK_SIDE) -> Photo:
+    """Read and decode a photo file, with a one-line ImageError when it cannot be used."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as f:
+            data = f.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        raise ImageError(f"{path}: no such file") from None
+    except IsADirectoryError:
+        raise ImageError(f"{path}: is a directory, not an image") from None
+    except OSError as error:
+        raise ImageError(f"{path}: cannot be read ({error.strerror})") from None
+    return decode_photo(data, str(path), work_side)
