@@ -1,1 +1,96 @@
-"""Score a finished mahjong hand under the table's regional rules."""
+"""Score a finished mahjong hand under the table's regional rules (../shared/rules/spec.md).
+
+Public API:
+
+- ``score_table(record) -> dict``: the result object of table-format.md — ``rules``, ``net`` (four ints
+  summing to 0), ``payments`` [{from, to, amount, reason}], ``players`` [{seat, total, unit, items:
+  [{name, name_zh, rule, value, unit, citation}]}], ``winner``, ``unit`` and, for a won hand, the
+  winner's chosen ``reading`` (blocks as tile strings, wilds and the winning tile marked).
+- ``validate_table(record) -> Table``: the parsed, checked record; ``RecordError`` otherwise.
+- ``RecordError`` (a ValueError): every invalid record, with one line naming the problem.
+- ``is_winning_hand(rules, concealed, melds, indicator=None, options=None, flowers="")``: whether the
+  tiles (winner's size) form a legal win of the region, wilds considered; no settlement.
+- ``REGIONS``: ``{key: RegionInfo}`` for every implemented region. A RegionInfo gives ``name`` and
+  ``name_zh``, ``hand_size`` (a non-winner's; the winner holds one more), ``unit`` of the totals,
+  ``options`` (each: ``name``, ``default``, ``type`` bool/int/choice/flower_groups, ``allowed``,
+  ``minimum``, ``description`` and ``description_zh``), ``flags`` (the ``win.flags`` it reads),
+  ``context`` (the ``context`` fields it reads), ``indicator`` (得, 金, 宝 or None) and
+  ``indicator_name``, ``scores_non_winners`` (Wenling scores all four hands), ``meld_types``,
+  ``extra_sets`` and ``bao_pungs``. ``RegionInfo.to_dict()`` gives it as JSON.
+
+A region is the module ``scoring/<key>.py`` holding ``REGION``, an instance of `scoring.region.Region`.
+"""
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from typing import Any
+
+from scoring.record import RULES, RecordError, Table, parse_table
+from scoring.region import Region, RegionInfo
+
+__all__ = ["REGIONS", "RecordError", "RegionInfo", "Table", "is_winning_hand", "score_table", "validate_table"]
+
+
+def _load_regions() -> dict[str, Region]:
+    found = {}
+    for key in RULES:
+        if importlib.util.find_spec(f"scoring.{key}") is not None:
+            found[key] = importlib.import_module(f"scoring.{key}").REGION
+    return found
+
+
+_REGIONS: dict[str, Region] = _load_regions()
+REGIONS: dict[str, RegionInfo] = {key: region.info for key, region in _REGIONS.items()}
+
+
+def region_of(rules: Any) -> Region:
+    """The Region for a record's ``rules`` value; RecordError when unknown or not implemented."""
+    if rules not in RULES:
+        raise RecordError(f"unknown rules {rules!r} (known: {', '.join(RULES)})")
+    if rules not in _REGIONS:
+        raise RecordError(f"{rules} rules are not implemented yet")
+    return _REGIONS[rules]
+
+
+def validate_table(record: Any) -> Table:
+    """Parse and check a table record; raise RecordError with one line naming the first problem."""
+    if not isinstance(record, dict):
+        raise RecordError("the record must be a JSON object")
+    if "rules" not in record:
+        raise RecordError("missing field rules")
+    region = region_of(record["rules"])
+    table = parse_table(record, region.info)
+    region.check(table)
+    return table
+
+
+def score_table(record: Any) -> dict[str, Any]:
+    """Score a table record: the result object of table-format.md (see the module doc)."""
+    table = validate_table(record)
+    return _REGIONS[table.rules].score(table).to_dict()
+
+
+def is_winning_hand(rules: str, concealed: list[str] | str, melds: list[dict], indicator: str | None = None,
+                    options: dict | None = None, flowers: str = "", *, seat: int = 0, dealer: int = 0) -> bool:
+    """True when ``concealed`` (the full hand, winning tile included) and ``melds`` (record form) are a legal
+    self-drawn win of seat ``seat`` under ``rules``. A hand that breaks a record check (five of a kind,
+    wrong size, a misplaced tile) is no win; malformed tiles or unknown rules/options raise RecordError.
+    """
+    region = region_of(rules)
+    text = concealed if isinstance(concealed, str) else "".join(concealed)
+    blank = {"concealed": "", "melds": [], "flowers": ""}
+    players = [dict(blank) for _ in range(4)]
+    players[seat] = {"concealed": text, "melds": list(melds), "flowers": flowers}
+    record = {"rules": rules, "options": options or {}, "dealer": dealer, "indicator": indicator,
+              "players": players, "win": None}
+    table = parse_table(record, region.info)
+    if not table.players[seat].concealed:
+        return False
+    win_tile = table.players[seat].concealed[-1]
+    record["win"] = {"player": seat, "tile": win_tile, "by": "self_draw", "flags": []}
+    try:
+        region.check(parse_table(record, region.info))
+    except RecordError:
+        return False
+    return True

@@ -52,3 +52,48 @@ def format_tiles(codes: Iterable[str]) -> str:
         if i + 1 == len(ordered) or ordered[i + 1][1] != code[1]:
             out.append(code[1])
     return "".join(out)
+
+
+WINDS: tuple[str, ...] = ("1z", "2z", "3z", "4z")
+"""East, South, West, North: seat wind of the dealer, then of each following seat."""
+DRAGONS: tuple[str, ...] = ("5z", "6z", "7z")
+"""White 白, Green 發, Red 中."""
+FLOWER_NAMES_ZH: dict[str, str] = dict(zip(FLOWERS, "春夏秋冬梅蘭菊竹"))
+HONOUR_NAMES_ZH: dict[str, str] = dict(zip(WINDS + DRAGONS, "東南西北白發中"))
+
+
+def suit(code: str) -> str:
+    """The suit letter: ``m``, ``p``, ``s``, ``z`` (honour) or ``f`` (flower)."""
+    return code[1]
+
+
+def number(code: str) -> int:
+    """The digit of a code (1–9 for suited tiles)."""
+    return int(code[0])
+
+
+def is_suited(code: str) -> bool:
+    return code[1] in "mps"
+
+
+def is_honour(code: str) -> bool:
+    return code[1] == "z"
+
+
+def is_flower(code: str) -> bool:
+    return code[1] == "f"
+
+
+def is_terminal(code: str) -> bool:
+    """A suited 1 or 9."""
+    return code[1] in "mps" and code[0] in "19"
+
+
+def is_yaojiu(code: str) -> bool:
+    """幺九: a terminal or an honour."""
+    return code[1] == "z" or (code[1] in "mps" and code[0] in "19")
+
+
+def seat_wind(seat: int, dealer: int) -> str:
+    """The seat's wind: the dealer is East, the seats after it South, West, North."""
+    return WINDS[(seat - dealer) % 4]

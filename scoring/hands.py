@@ -1,0 +1,462 @@
+"""The hand search: every reading of a winner's concealed tiles (spec §2), wilds included, memoised.
+
+A *reading* partitions the concealed tiles into sets plus one pair (or a special shape: seven pairs,
+十三不搭), gives every wild an identity and says which block the winning tile completes. `readings`
+enumerates all of them, exhaustively: a wild may stand for any identity it is allowed (its own kind
+too), may fill a set or pair next to natural tiles even when a natural of that kind is free, or form
+a block of wilds only; each natural tile of the winning kind and each wild slot (for a wild winning
+tile) may be the winning tile.
+
+Readings that a region scores alike are merged as they are built: the region passes a ``key`` that
+maps a block to what its scoring reads from it (e.g. "a concealed triplet of a terminal" rather than
+"of 9p"); two readings whose blocks have the same multiset of keys score the same, and the one with
+fewer wild substitutions is kept as the witness. ``key=None`` keeps every distinct reading. Nothing
+is pruned by value, so the best reading is never lost; the merging only makes the search fast.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from scoring.record import Meld
+from scoring.tiles import PLAYING_TILES, TILE_INDEX, format_tiles
+
+KINDS = len(PLAYING_TILES)
+KIND_INDEX: dict[str, int] = {code: i for i, code in enumerate(PLAYING_TILES)}
+
+PAIR, SEQUENCE, TRIPLET, KONG, WHIRLWIND = "pair", "sequence", "triplet", "kong", "whirlwind"
+SEVEN_PAIRS, THIRTEEN_UNRELATED = "seven pairs", "thirteen unrelated"
+_MELD_SHAPES = {"chow": SEQUENCE, "pung": TRIPLET, "kong": KONG, "whirlwind": WHIRLWIND}
+
+
+@dataclass(frozen=True, slots=True)
+class Block:
+    """A set or pair of a reading: identities in canonical order, which of them are wilds, where the win is.
+
+    ``melded`` marks a declared meld (fixed, never re-read); ``concealed`` is false only for a claimed
+    meld (a concealed kong and every block of the hand are concealed). ``win_at`` is the index in
+    ``tiles`` of the winning tile, None when this block does not hold it.
+    """
+
+    shape: str
+    tiles: tuple[str, ...]
+    wild: tuple[bool, ...]
+    melded: bool = False
+    concealed: bool = True
+    win_at: int | None = None
+
+    @property
+    def tile(self) -> str:
+        """The first tile: the kind of a pair, triplet or kong, the lowest tile of a sequence."""
+        return self.tiles[0]
+
+    @property
+    def is_pair(self) -> bool:
+        return self.shape == PAIR
+
+    @property
+    def is_triplet(self) -> bool:
+        """A triplet or a kong (刻子 in the wide sense)."""
+        return self.shape in (TRIPLET, KONG)
+
+    @property
+    def is_sequence(self) -> bool:
+        return self.shape == SEQUENCE
+
+    @property
+    def wilds(self) -> int:
+        return sum(self.wild)
+
+    @property
+    def winning(self) -> bool:
+        return self.win_at is not None
+
+    @property
+    def text(self) -> str:
+        """The identities as a compact tile string, e.g. ``"456s"``."""
+        return format_tiles(self.tiles)
+
+    @classmethod
+    def from_meld(cls, meld: Meld, extra_sets: Iterable[tuple[str, tuple[str, ...]]] = ()) -> Block:
+        tiles = tuple(sorted(meld.tiles, key=TILE_INDEX.__getitem__))
+        shape = next((name for name, shape_tiles in extra_sets if shape_tiles == tiles), _MELD_SHAPES[meld.kind])
+        return cls(shape, tiles, (False,) * len(tiles), melded=True, concealed=meld.concealed)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """One reading of a hand: the blocks of the concealed tiles, the fixed melds, the wild substitutions."""
+
+    hand: tuple[Block, ...]
+    melds: tuple[Block, ...] = ()
+    substitutions: int = 0
+
+    @property
+    def blocks(self) -> tuple[Block, ...]:
+        return self.hand + self.melds
+
+    @property
+    def sets(self) -> tuple[Block, ...]:
+        return tuple(b for b in self.blocks if not b.is_pair)
+
+    @property
+    def pair(self) -> Block | None:
+        pairs = [b for b in self.hand if b.is_pair]
+        return pairs[0] if len(pairs) == 1 else None
+
+    @property
+    def winning(self) -> Block | None:
+        return next((b for b in self.hand if b.winning), None)
+
+    @property
+    def tiles(self) -> tuple[str, ...]:
+        """Every tile by identity, melds included."""
+        return tuple(t for b in self.blocks for t in b.tiles)
+
+    @property
+    def suits(self) -> frozenset[str]:
+        """The suits (m, p, s) of the suited tiles, by identity, melds included."""
+        return frozenset(t[1] for t in self.tiles if t[1] != "z")
+
+    @property
+    def has_honours(self) -> bool:
+        return any(t[1] == "z" for t in self.tiles)
+
+    def describe(self) -> list[dict]:
+        """The blocks as JSON-ready dicts: tiles, shape, which tiles are wilds, which one won."""
+        out = []
+        for b in self.blocks:
+            entry = {"tiles": b.text, "shape": b.shape, "melded": b.melded}
+            if any(b.wild):
+                entry["wilds"] = format_tiles(t for t, w in zip(b.tiles, b.wild) if w)
+            if b.winning:
+                entry["winning_tile"] = b.tiles[b.win_at]
+            out.append(entry)
+        return out
+
+
+@dataclass(frozen=True)
+class HandSpec:
+    """What to search: natural tiles by kind, the wilds, the winning tile and the shapes the region allows.
+
+    ``counts`` has one entry per playing kind (`PLAYING_TILES` order). ``wild_as`` lists the identities a
+    wild may take; a wild standing for one of ``wild_kinds`` (its own kind) is no substitution.
+    ``win`` is the natural winning tile's kind, ``win_wild`` says the winning tile is a wild; with
+    neither, no block is marked winning. ``extra_sets`` are the region's additional set shapes as
+    (name, tiles), e.g. ``("dragon set", ("5z", "6z", "7z"))``. ``seven_pairs`` is None, ``"distinct"``
+    (seven different pairs) or ``"any"`` (four of a kind may be two pairs).
+    """
+
+    counts: tuple[int, ...]
+    wilds: int = 0
+    wild_as: tuple[str, ...] = PLAYING_TILES
+    wild_kinds: frozenset[str] = frozenset()
+    win: str | None = None
+    win_wild: bool = False
+    extra_sets: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    seven_pairs: str | None = None
+    thirteen_unrelated: bool = False
+
+    @classmethod
+    def of(cls, tiles: Iterable[str], is_wild: Callable[[str], bool] = lambda t: False, **kw) -> HandSpec:
+        """Build from concealed tile codes; ``is_wild`` says which tiles are wilds."""
+        counts = [0] * KINDS
+        wilds = 0
+        for t in tiles:
+            if is_wild(t):
+                wilds += 1
+            else:
+                counts[KIND_INDEX[t]] += 1
+        return cls(tuple(counts), wilds, **kw)
+
+    @property
+    def size(self) -> int:
+        return sum(self.counts) + self.wilds
+
+
+BlockKey = Callable[[Block], Hashable]
+
+
+def readings(spec: HandSpec, melds: tuple[Block, ...] = (), key: BlockKey | None = None) -> tuple[Reading, ...]:
+    """All readings of ``spec`` (merged by ``key``, see the module doc), fewest substitutions first."""
+    return tuple(Reading(hand, melds, subs) for subs, hand in _search(spec, key))
+
+
+def _same(block: Block) -> int:
+    return 0
+
+
+def is_complete(spec: HandSpec) -> bool:
+    """True when the tiles form the sets and pair (or an allowed special shape) with the wilds."""
+    return bool(_search(spec, _same))
+
+
+@lru_cache(maxsize=512)
+def _search(spec: HandSpec, key: BlockKey | None) -> tuple[tuple[int, tuple[Block, ...]], ...]:
+    found: dict[tuple[int, ...], tuple[int, tuple[Block, ...]]] = {}
+    if spec.size % 3 == 2 and all(c <= 4 for c in spec.counts):
+        search = _Search(spec, key)
+        found = search.standard(spec.counts, spec.wilds, spec.win is not None or spec.win_wild)
+        if spec.seven_pairs and spec.size == 14:
+            _merge(found, search.seven_pairs())
+        if spec.thirteen_unrelated and spec.size == 14:
+            _merge(found, search.thirteen_unrelated())
+    return tuple(sorted(found.values(), key=lambda entry: entry[0]))
+
+
+def _merge(into: dict, more: dict) -> None:
+    for keys, (subs, blocks) in more.items():
+        if keys not in into or subs < into[keys][0]:
+            into[keys] = (subs, blocks)
+
+
+Found = dict[tuple[int, ...], tuple[int, tuple[Block, ...]]]
+
+
+class _Search:
+    """One search: the memo and the interned block keys of a single HandSpec."""
+
+    def __init__(self, spec: HandSpec, key: BlockKey | None) -> None:
+        self.spec = spec
+        self.key = key
+        self.key_ids: dict[Hashable, int] = {}
+        self.memo: dict[tuple, Found] = {}
+        self.allowed = [code in spec.wild_as for code in PLAYING_TILES]
+        self.win_kind = KIND_INDEX[spec.win] if spec.win is not None else -1
+        self.extra = [(name, tuple(KIND_INDEX[t] for t in tiles)) for name, tiles in spec.extra_sets]
+
+    # -- blocks -----------------------------------------------------------------------------------
+    def _key_id(self, block: Block) -> int:
+        k = block if self.key is None else self.key(block)
+        kid = self.key_ids.get(k)
+        if kid is None:
+            kid = self.key_ids[k] = len(self.key_ids)
+        return kid
+
+    def _blocks(self, shape: str, kinds: tuple[int, ...], wild: tuple[bool, ...], pending: bool):
+        """The block (shape, kinds, wild mask) with each way to place a pending winning tile in it.
+
+        Yields (block, takes_win, substitutions, key id)."""
+        placements: list[int | None] = [None]
+        if pending:
+            if self.win_kind >= 0:
+                at = next((p for p, (k, w) in enumerate(zip(kinds, wild)) if k == self.win_kind and not w), None)
+                if at is not None:
+                    placements.append(at)
+            elif self.spec.win_wild:
+                seen = set()
+                for p, (k, w) in enumerate(zip(kinds, wild)):
+                    if w and k not in seen:
+                        seen.add(k)
+                        placements.append(p)
+        subs = sum(1 for k, w in zip(kinds, wild) if w and PLAYING_TILES[k] not in self.spec.wild_kinds)
+        for at in placements:
+            block = _make_block(shape, kinds, wild, at)
+            yield block, at is not None, subs, self._key_id(block)
+
+    def _combine(self, out: Found, block: Block, subs: int, kid: int, rest: Found) -> None:
+        for keys, (rest_subs, rest_blocks) in rest.items():
+            merged = _insert(keys, kid)
+            total = subs + rest_subs
+            old = out.get(merged)
+            if old is None or total < old[0]:
+                out[merged] = (total, (block,) + rest_blocks)
+
+    # -- sets and a pair --------------------------------------------------------------------------
+    def standard(self, counts: tuple[int, ...], wilds: int, pending: bool) -> Found:
+        memo_key = (counts, wilds, pending)
+        cached = self.memo.get(memo_key)
+        if cached is not None:
+            return cached
+        out: Found = {}
+        first = next((i for i, c in enumerate(counts) if c), -1)
+        need_pair = (sum(counts) + wilds) % 3 == 2
+        if first < 0:
+            if wilds == 0:
+                if not pending:
+                    out[()] = (0, ())
+            else:
+                for shape, kinds in self._free_shapes(need_pair):
+                    self._take(out, shape, kinds, (True,) * len(kinds), counts, wilds, pending)
+        else:
+            for shape, kinds in self._shapes_at(first, need_pair):
+                for wild in self._wild_masks(first, kinds, counts, wilds):
+                    self._take(out, shape, kinds, wild, counts, wilds, pending)
+        self.memo[memo_key] = out
+        return out
+
+    def _take(self, out: Found, shape: str, kinds: tuple[int, ...], wild: tuple[bool, ...],
+              counts: tuple[int, ...], wilds: int, pending: bool) -> None:
+        rest = list(counts)
+        for k, w in zip(kinds, wild):
+            if not w:
+                rest[k] -= 1
+        rest_counts = tuple(rest)
+        rest_wilds = wilds - sum(wild)
+        for block, takes_win, subs, kid in self._blocks(shape, kinds, wild, pending):
+            still = pending and not takes_win
+            if still and ((self.win_kind >= 0 and rest_counts[self.win_kind] == 0)
+                          or (self.spec.win_wild and rest_wilds == 0)):
+                continue
+            self._combine(out, block, subs, kid, self.standard(rest_counts, rest_wilds, still))
+
+    def _shapes_at(self, i: int, need_pair: bool):
+        """Every shape that may hold a natural tile of kind i, the lowest natural kind left."""
+        if need_pair:
+            yield PAIR, (i, i)
+        yield TRIPLET, (i, i, i)
+        if i < 27:
+            n = i % 9
+            for start in (n - 2, n - 1, n):
+                if 0 <= start <= 6:
+                    base = i - n + start
+                    yield SEQUENCE, (base, base + 1, base + 2)
+        for name, kinds in self.extra:
+            if i in kinds:
+                yield name, kinds
+
+    def _free_shapes(self, need_pair: bool):
+        """Every shape made of wilds alone."""
+        allowed = self.allowed
+        if need_pair:
+            for k in range(KINDS):
+                if allowed[k]:
+                    yield PAIR, (k, k)
+            return
+        for k in range(KINDS):
+            if allowed[k]:
+                yield TRIPLET, (k, k, k)
+        for base in range(27):
+            if base % 9 <= 6 and allowed[base] and allowed[base + 1] and allowed[base + 2]:
+                yield SEQUENCE, (base, base + 1, base + 2)
+        for name, kinds in self.extra:
+            if all(allowed[k] for k in kinds):
+                yield name, kinds
+
+    def _wild_masks(self, i: int, kinds: tuple[int, ...], counts: tuple[int, ...], wilds: int):
+        """Each choice of which slots are wilds: at least one natural i, naturals only where free."""
+        options = []
+        for k in kinds:
+            opts = []
+            if counts[k]:
+                opts.append(False)
+            if self.allowed[k] and wilds:
+                opts.append(True)
+            options.append(opts)
+        seen = set()
+        for wild in _product(options):
+            used: dict[int, int] = {}
+            for k, w in zip(kinds, wild):
+                if not w:
+                    used[k] = used.get(k, 0) + 1
+            if i not in used or sum(wild) > wilds or any(used[k] > counts[k] for k in used):
+                continue
+            # identical kinds: only the count of naturals matters, naturals first
+            canonical = tuple(w for _, w in sorted(zip(kinds, wild)))
+            if canonical in seen:
+                continue
+            seen.add(canonical)
+            yield canonical
+
+    # -- special shapes ---------------------------------------------------------------------------
+    def seven_pairs(self) -> Found:
+        """Seven pairs (different kinds unless ``seven_pairs == "any"``), wilds completing singles or pairing up."""
+        spec, distinct = self.spec, self.spec.seven_pairs == "distinct"
+        pairs: list[tuple[tuple[int, int], tuple[bool, bool]]] = []
+        for k, c in enumerate(spec.counts):
+            if c > (2 if distinct else 4):
+                return {}
+            pairs += [((k, k), (False, False))] * (c // 2)
+            if c % 2:
+                if not self.allowed[k]:
+                    return {}
+                pairs.append(((k, k), (False, True)))
+        free = spec.wilds - sum(w for _, (_, w) in pairs)
+        if free < 0 or free % 2:
+            return {}
+        used = {kinds[0] for kinds, _ in pairs}
+        choices = [k for k in range(KINDS) if self.allowed[k] and not (distinct and k in used)]
+        out: Found = {}
+        for extra in _choose(choices, free // 2, repeat=not distinct):
+            layout = pairs + [((k, k), (True, True)) for k in extra]
+            self._place_win(out, [(PAIR, kinds, wild) for kinds, wild in layout])
+        return out
+
+    def thirteen_unrelated(self) -> Found:
+        """十三不搭: 14 different tiles, per suit at most three, any two of a suit at least 3 apart."""
+        spec = self.spec
+        if any(c > 1 for c in spec.counts):
+            return {}
+        naturals = [k for k, c in enumerate(spec.counts) if c]
+        if not _unrelated(naturals):
+            return {}
+        out: Found = {}
+        candidates = [k for k in range(KINDS) if self.allowed[k] and not spec.counts[k]]
+        for extra in _choose(candidates, spec.wilds, repeat=False):
+            kinds = sorted(naturals + list(extra))
+            if _unrelated(kinds):
+                wild = tuple(k in extra for k in kinds)
+                self._place_win(out, [(THIRTEEN_UNRELATED, tuple(kinds), wild)])
+        return out
+
+    def _place_win(self, out: Found, layout: list[tuple[str, tuple[int, ...], tuple[bool, ...]]]) -> None:
+        """Add the readings of one fixed layout, one per block that can hold the winning tile."""
+        pending = self.spec.win is not None or self.spec.win_wild
+        options = []
+        for index, (shape, kinds, wild) in enumerate(layout):
+            for block, takes_win, subs, kid in self._blocks(shape, kinds, wild, pending):
+                options.append((index, block, takes_win, subs, kid))
+        plain = {index: (block, subs, kid) for index, block, takes, subs, kid in options if not takes}
+        winners = [(index, block, subs, kid) for index, block, takes, subs, kid in options if takes]
+        for win_index, win_block, win_subs, win_kid in (winners if pending else [(None, None, 0, 0)]):
+            blocks, subs, keys = [], 0, []
+            for index in range(len(layout)):
+                block, block_subs, kid = (win_block, win_subs, win_kid) if index == win_index else plain[index]
+                blocks.append(block)
+                subs += block_subs
+                keys.append(kid)
+            merged = tuple(sorted(keys))
+            if merged not in out or subs < out[merged][0]:
+                out[merged] = (subs, tuple(blocks))
+
+
+@lru_cache(maxsize=4096)
+def _make_block(shape: str, kinds: tuple[int, ...], wild: tuple[bool, ...], win_at: int | None) -> Block:
+    return Block(shape, tuple(PLAYING_TILES[k] for k in kinds), wild, win_at=win_at)
+
+
+def _insert(keys: tuple[int, ...], kid: int) -> tuple[int, ...]:
+    for pos, k in enumerate(keys):
+        if kid <= k:
+            return keys[:pos] + (kid,) + keys[pos:]
+    return keys + (kid,)
+
+
+def _product(options: list[list[bool]]):
+    if not options:
+        yield ()
+        return
+    for head in options[0]:
+        for tail in _product(options[1:]):
+            yield (head,) + tail
+
+
+def _choose(items: list[int], n: int, repeat: bool, start: int = 0):
+    """Combinations of n items (with repetition when ``repeat``), in order."""
+    if n == 0:
+        yield ()
+        return
+    for pos in range(start, len(items)):
+        for tail in _choose(items, n - 1, repeat, pos if repeat else pos + 1):
+            yield (items[pos],) + tail
+
+
+def _unrelated(kinds: list[int]) -> bool:
+    by_suit: dict[int, list[int]] = {}
+    for k in kinds:
+        if k < 27:
+            by_suit.setdefault(k // 9, []).append(k % 9)
+    return all(len(ns) <= 3 and all(b - a >= 3 for a, b in zip(sorted(ns), sorted(ns)[1:]))
+               for ns in by_suit.values())
+

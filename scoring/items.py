@@ -1,0 +1,51 @@
+"""Scoring items: each rule of a region is a small named unit with its value, unit and seed phrase.
+
+A region lists its rules as `Rule` constants, each with a one-line condition where it has one; a
+result lists the `Item`s that applied, so every number in a total can be checked against the rule text.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Item:
+    """One line of a breakdown: ``value`` ``unit`` under ``rule`` (the spec's term), citing the seed text."""
+
+    name: str
+    name_zh: str
+    rule: str
+    value: int | float
+    unit: str
+    citation: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "name_zh": self.name_zh, "rule": self.rule, "value": self.value,
+                "unit": self.unit, "citation": self.citation}
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A scoring rule: names (English, Chinese), the spec's rule term, value, unit, seed phrase, condition.
+
+    ``when`` is the rule's condition on whatever the region evaluates (a hand, a block); None for
+    rules applied by the region's own arithmetic (flowers counted, a value computed).
+    """
+
+    name: str
+    name_zh: str
+    rule: str
+    value: int
+    unit: str
+    citation: str
+    when: Callable[..., bool] | None = None
+
+    def item(self, detail: str = "", value: int | float | None = None) -> Item:
+        """This rule as a result line; ``detail`` (e.g. the tiles) is appended to the English name."""
+        name = f"{self.name}: {detail}" if detail else self.name
+        return Item(name, self.name_zh, self.rule, self.value if value is None else value, self.unit, self.citation)
+
+    def applies(self, *subject: Any) -> bool:
+        return self.when is not None and self.when(*subject)

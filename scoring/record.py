@@ -1,0 +1,243 @@
+"""The table record of table-format.md, parsed into small typed structures, with the checks every region shares.
+
+`parse_table` turns the JSON object into a `Table` or raises `RecordError` with one line naming the
+problem. Region-specific checks (tile counts, hand sizes, legal win, …) run afterwards in
+`scoring.region.Region.check`.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from scoring.tiles import TILE_INDEX, TileError, is_suited, number, parse_tiles, suit
+
+if TYPE_CHECKING:
+    from scoring.region import RegionInfo
+
+RULES = ("wenling", "fuzhou", "daishan", "baicheng")
+MELD_TYPES = ("chow", "pung", "kong", "whirlwind")
+WIN_METHODS = ("self_draw", "discard", "rob_kong")
+FLAGS = (
+    "kong_replacement", "last_tile", "heaven", "earth", "rob_gold", "three_golds", "gold_kan",
+    "bao_draw", "after_special_kong",
+)
+"""Every `win.flags` value of table-format.md; each region uses some of them."""
+
+
+class RecordError(ValueError):
+    """An invalid table record; the message is one line naming what is wrong."""
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A declared set: ``kind`` is chow, pung, kong or whirlwind; ``source`` is the seat it was claimed from."""
+
+    kind: str
+    tiles: tuple[str, ...]
+    concealed: bool = False
+    added: bool = False
+    bao: bool = False
+    source: int | None = None
+
+    @property
+    def tile(self) -> str:
+        """The first tile (the kind of a pung or kong)."""
+        return self.tiles[0]
+
+
+@dataclass(frozen=True)
+class Player:
+    """One seat's tiles; ``concealed`` is None when the record leaves them blank (unknown)."""
+
+    seat: int
+    concealed: tuple[str, ...] | None
+    melds: tuple[Meld, ...] = ()
+    flowers: tuple[str, ...] = ()
+
+    @property
+    def size(self) -> int:
+        """Hand size as the rules count it: concealed tiles + 3 per meld (kongs and whirlwinds too)."""
+        return len(self.concealed or ()) + 3 * len(self.melds)
+
+
+@dataclass(frozen=True)
+class Win:
+    """How the hand was won; ``source`` is the discarder or the robbed player."""
+
+    player: int
+    tile: str
+    by: str
+    source: int | None = None
+    flags: frozenset[str] = frozenset()
+
+    @property
+    def self_drawn(self) -> bool:
+        return self.by == "self_draw"
+
+
+@dataclass(frozen=True)
+class Table:
+    """A parsed, typed table record; ``options`` has every option of the region, defaults filled in."""
+
+    rules: str
+    options: Mapping[str, Any]
+    dealer: int
+    players: tuple[Player, ...]
+    win: Win | None
+    dealer_streak: int = 0
+    indicator: str | None = None
+    context: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def winner(self) -> Player | None:
+        return self.players[self.win.player] if self.win else None
+
+
+def parse_table(record: Any, info: RegionInfo) -> Table:
+    """Parse a record whose ``rules`` is ``info``'s region; raise RecordError on the first problem."""
+    _require(isinstance(record, dict), "the record must be a JSON object")
+    options = _options(record.get("options"), info)
+    dealer = _seat(_field(record, "dealer"), "dealer")
+    streak = record.get("dealer_streak", 0)
+    _require(_is_int(streak) and streak >= 0, f"dealer_streak must be a whole number ≥ 0, got {streak!r}")
+    indicator = record.get("indicator")
+    if indicator is not None:
+        indicator = _one_tile(indicator, "indicator")
+    players_field = _field(record, "players")
+    _require(isinstance(players_field, list) and len(players_field) == 4,
+             "players must be a list of exactly four players (index = seat)")
+    players = tuple(_player(p, seat, info) for seat, p in enumerate(players_field))
+    win = _win(_field(record, "win"), info)
+    context = record.get("context") or {}
+    _require(isinstance(context, dict), "context must be an object")
+    for key in context:
+        _require(key in info.context, f"unknown context field {key!r} for {info.key} rules"
+                 + (f" (known: {', '.join(info.context)})" if info.context else ""))
+    return Table(info.key, options, dealer, players, win, streak, indicator, context)
+
+
+def _require(condition: bool, message: str) -> None:
+    if not condition:
+        raise RecordError(message)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _field(obj: dict, name: str, where: str = "") -> Any:
+    _require(name in obj, f"missing field {where}{name}")
+    return obj[name]
+
+
+def _seat(value: Any, where: str) -> int:
+    _require(_is_int(value) and 0 <= value <= 3, f"{where} must be a seat 0–3, got {value!r}")
+    return value
+
+
+def _tiles(value: Any, where: str) -> tuple[str, ...]:
+    _require(isinstance(value, str), f"{where} must be a tile string such as \"123m55z\", got {value!r}")
+    try:
+        return tuple(parse_tiles(value))
+    except TileError as error:
+        raise RecordError(f"{where}: {error}") from None
+
+
+def _one_tile(value: Any, where: str) -> str:
+    tiles = _tiles(value, where)
+    _require(len(tiles) == 1, f"{where} must be one tile, got {value!r}")
+    return tiles[0]
+
+
+def _flag(obj: dict, name: str, where: str) -> bool:
+    value = obj.get(name, False)
+    _require(isinstance(value, bool), f"{where}.{name} must be true or false, got {value!r}")
+    return value
+
+
+def _options(value: Any, info: RegionInfo) -> dict[str, Any]:
+    value = {} if value is None else value
+    _require(isinstance(value, dict), "options must be an object")
+    known = {option.name: option for option in info.options}
+    options = {name: option.default for name, option in known.items()}
+    for name, given in value.items():
+        _require(name in known, f"unknown option {name!r} for {info.key} rules (known: {', '.join(known)})")
+        options[name] = known[name].parse(given)
+    return options
+
+
+def _player(value: Any, seat: int, info: RegionInfo) -> Player:
+    where = f"players[{seat}]"
+    _require(isinstance(value, dict), f"{where} must be an object")
+    concealed = _tiles(_field(value, "concealed", f"{where}."), f"{where}.concealed")
+    melds_field = value.get("melds", [])
+    _require(isinstance(melds_field, list), f"{where}.melds must be a list")
+    melds = tuple(_meld(m, f"{where}.melds[{i}]", seat, info) for i, m in enumerate(melds_field))
+    flowers = _tiles(value.get("flowers", ""), f"{where}.flowers")
+    return Player(seat, concealed or None, melds, flowers)
+
+
+def _meld(value: Any, where: str, seat: int, info: RegionInfo) -> Meld:
+    _require(isinstance(value, dict), f"{where} must be an object")
+    kind = _field(value, "type", f"{where}.")
+    _require(kind in MELD_TYPES, f"{where}.type must be one of {', '.join(MELD_TYPES)}, got {kind!r}")
+    _require(kind in info.meld_types, f"{where}: {info.key} rules have no {kind} melds")
+    tiles = _tiles(_field(value, "tiles", f"{where}."), f"{where}.tiles")
+    _require(_meld_shape_ok(kind, tiles, info), f"{where}: {''.join(tiles)!r} is not a {_SHAPES[kind]}")
+    concealed, added, bao = (_flag(value, name, where) for name in ("concealed", "added", "bao"))
+    _require(not concealed or kind == "kong", f"{where}: only a kong can be concealed")
+    _require(not added or (kind == "kong" and not concealed), f"{where}: only an exposed kong can be added")
+    _require(not bao or kind == "pung", f"{where}: only a pung can be marked bao")
+    _require(not bao or info.bao_pungs, f"{where}: {info.key} rules have no bao pungs")
+    source = value.get("from")
+    if source is not None:
+        source = _seat(source, f"{where}.from")
+        _require(source != seat, f"{where}.from cannot be the player's own seat")
+        _require(not concealed and kind != "whirlwind", f"{where}: a {kind} built from own draws has no 'from'")
+    return Meld(kind, tiles, concealed, added, bao, source)
+
+
+_SHAPES = {
+    "chow": "chow (three consecutive tiles of one suit)",
+    "pung": "pung (three identical tiles)",
+    "kong": "kong (four identical tiles)",
+    "whirlwind": "whirlwind (1234z)",
+}
+
+
+def _meld_shape_ok(kind: str, tiles: tuple[str, ...], info: RegionInfo) -> bool:
+    ordered = tuple(sorted(tiles, key=TILE_INDEX.__getitem__))
+    if any(not (is_suited(t) or suit(t) == "z") for t in tiles):
+        return False
+    if kind == "chow":
+        if ordered in info.extra_sets:
+            return True
+        return (len(tiles) == 3 and all(is_suited(t) and suit(t) == suit(tiles[0]) for t in tiles)
+                and [number(t) for t in ordered] == list(range(number(ordered[0]), number(ordered[0]) + 3)))
+    if kind == "whirlwind":
+        return ordered == ("1z", "2z", "3z", "4z")
+    return len(tiles) == (3 if kind == "pung" else 4) and len(set(tiles)) == 1
+
+
+def _win(value: Any, info: RegionInfo) -> Win | None:
+    if value is None:
+        return None
+    _require(isinstance(value, dict), "win must be an object or null")
+    player = _seat(_field(value, "player", "win."), "win.player")
+    tile = _one_tile(_field(value, "tile", "win."), "win.tile")
+    by = _field(value, "by", "win.")
+    _require(by in WIN_METHODS, f"win.by must be one of {', '.join(WIN_METHODS)}, got {by!r}")
+    source = value.get("from")
+    if by == "self_draw":
+        _require(source is None, "win.from is given for a self_draw win")
+    else:
+        _require(source is not None, f"win.from is missing: a {by} win needs the seat it came from")
+        source = _seat(source, "win.from")
+        _require(source != player, "win.from cannot be the winner")
+    flags = value.get("flags", [])
+    _require(isinstance(flags, list), "win.flags must be a list")
+    for flag in flags:
+        _require(flag in FLAGS, f"unknown win flag {flag!r}")
+        _require(flag in info.flags, f"win flag {flag!r} does not apply to {info.key} rules")
+    return Win(player, tile, by, source, frozenset(flags))

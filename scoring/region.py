@@ -1,0 +1,199 @@
+"""What a region is: its metadata (`RegionInfo`, shown by the web page) and its rules (`Region`).
+
+A region module (``scoring/<name>.py``) defines a `Region` subclass and an instance ``REGION``; the
+package finds it by name. The base class runs the record checks all regions share, in this order:
+where each tile may stand (`check_tiles`), at most four of a kind and one of each flower over the
+whole table (`check_counts`), hand sizes (`check_sizes`), the winning tile and the win's flags
+(`check_win`), and finally that the win is a legal hand (`is_win`). A region overrides the hooks it
+needs and provides `is_win` and `score`.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from scoring.record import RecordError, Table
+from scoring.result import Result
+from scoring.tiles import FLOWERS, TILE_INDEX, TileError, format_tiles, is_flower, parse_tiles
+
+
+@dataclass(frozen=True)
+class OptionInfo:
+    """One rule-variant switch of a region: name, default, type and a one-line description (en, zh).
+
+    ``type`` is ``bool``, ``int`` (at least ``minimum``), ``choice`` (one of ``allowed``) or
+    ``flower_groups`` (two strings of four flowers that together hold all eight).
+    """
+
+    name: str
+    default: Any
+    type: str
+    description: str
+    description_zh: str
+    allowed: tuple[Any, ...] = ()
+    minimum: int | None = None
+
+    def parse(self, value: Any) -> Any:
+        """The value as the scorer uses it; RecordError naming the option when it is not allowed."""
+        bad = f"option {self.name} must be "
+        if self.type == "bool":
+            if not isinstance(value, bool):
+                raise RecordError(bad + f"true or false, got {value!r}")
+        elif self.type == "int":
+            if not isinstance(value, int) or isinstance(value, bool) or value < (self.minimum or 0):
+                raise RecordError(bad + f"a whole number ≥ {self.minimum or 0}, got {value!r}")
+        elif self.type == "choice":
+            if value not in self.allowed or isinstance(value, bool):
+                raise RecordError(bad + f"one of {', '.join(map(repr, self.allowed))}, got {value!r}")
+        elif self.type == "flower_groups":
+            return _flower_groups(value, bad)
+        return value
+
+    def to_dict(self) -> dict[str, Any]:
+        default = [format_tiles(g) for g in self.default] if self.type == "flower_groups" else self.default
+        out = {"name": self.name, "default": default, "type": self.type,
+               "description": self.description, "description_zh": self.description_zh}
+        if self.allowed:
+            out["allowed"] = list(self.allowed)
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        return out
+
+
+def _flower_groups(value: Any, bad: str) -> tuple[tuple[str, ...], ...]:
+    message = bad + f'two strings of four flowers holding all eight, e.g. ["1234f", "5678f"], got {value!r}'
+    if not isinstance(value, list) or len(value) != 2 or not all(isinstance(v, str) for v in value):
+        raise RecordError(message)
+    try:
+        groups = tuple(tuple(sorted(parse_tiles(v), key=TILE_INDEX.__getitem__)) for v in value)
+    except TileError:
+        raise RecordError(message) from None
+    if sorted(groups[0] + groups[1]) != sorted(FLOWERS) or len(groups[0]) != 4:
+        raise RecordError(message)
+    return groups
+
+
+@dataclass(frozen=True)
+class RegionInfo:
+    """A region as the web page shows it.
+
+    ``hand_size`` is a non-winner's size (the winner holds one more); ``flags`` and ``context`` are the
+    `win.flags` and `context` fields the region reads; ``indicator`` names what the indicator makes
+    (得, 金, 宝) or is None; ``scores_non_winners`` says whether every hand is scored (Wenling).
+    ``meld_types``, ``extra_sets`` (extra set shapes as (name, tiles)) and ``bao_pungs`` say which melds
+    a record may hold.
+    """
+
+    key: str
+    name: str
+    name_zh: str
+    hand_size: int
+    unit: str
+    options: tuple[OptionInfo, ...] = ()
+    flags: tuple[str, ...] = ()
+    context: tuple[str, ...] = ()
+    indicator: str | None = None
+    indicator_name: str | None = None
+    scores_non_winners: bool = False
+    meld_types: tuple[str, ...] = ("chow", "pung", "kong")
+    extra_sets: tuple[tuple[str, tuple[str, ...]], ...] = ()
+    bao_pungs: bool = False
+    description: str = ""
+
+    @property
+    def extra_set_tiles(self) -> tuple[tuple[str, ...], ...]:
+        return tuple(tiles for _, tiles in self.extra_sets)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "key": self.key, "name": self.name, "name_zh": self.name_zh, "hand_size": self.hand_size,
+            "unit": self.unit, "options": [o.to_dict() for o in self.options], "flags": list(self.flags),
+            "context": list(self.context), "indicator": self.indicator, "indicator_name": self.indicator_name,
+            "scores_non_winners": self.scores_non_winners, "meld_types": list(self.meld_types),
+            "extra_sets": [format_tiles(tiles) for _, tiles in self.extra_sets],
+            "bao_pungs": self.bao_pungs, "description": self.description,
+        }
+
+
+class Region:
+    """A region's rules. Subclasses set ``info`` and implement `is_win` and `score`."""
+
+    info: RegionInfo
+
+    # -- checks ------------------------------------------------------------------------------------
+    def check(self, table: Table) -> None:
+        """Raise RecordError on the first thing wrong with a parsed table."""
+        self.check_tiles(table)
+        self.check_counts(table)
+        self.check_sizes(table)
+        self.check_win(table)
+        if table.win is not None and not self.is_win(table):
+            raise RecordError(f"players[{table.win.player}]'s hand is not a legal win under {self.info.key} rules")
+
+    def check_tiles(self, table: Table) -> None:
+        """Concealed tiles are playing tiles, flowers are flowers, the indicator exists only if the region has one."""
+        if self.info.indicator is None and table.indicator is not None:
+            raise RecordError(f"{self.info.key} rules have no indicator (got {table.indicator})")
+        for p in table.players:
+            for t in p.concealed or ():
+                if is_flower(t):
+                    raise RecordError(f"players[{p.seat}].concealed holds the flower {t}; flowers go in 'flowers'")
+            for t in p.flowers:
+                if not is_flower(t):
+                    raise RecordError(f"players[{p.seat}].flowers holds {t}, which is not a flower")
+
+    def counted_tiles(self, table: Table) -> Iterable[str]:
+        """Every physical tile on the table: concealed, melds, flowers and the indicator."""
+        for p in table.players:
+            yield from p.concealed or ()
+            for m in p.melds:
+                yield from m.tiles
+            yield from p.flowers
+        if table.indicator is not None:
+            yield table.indicator
+
+    def check_counts(self, table: Table) -> None:
+        for code, n in sorted(Counter(self.counted_tiles(table)).items(), key=lambda kv: TILE_INDEX[kv[0]]):
+            limit = 1 if is_flower(code) else 4
+            if n > limit:
+                raise RecordError(f"{n} copies of {code} on the table (at most {limit}; counting concealed tiles, "
+                                  f"melds, flowers and the indicator)")
+
+    def expected_size(self, table: Table, seat: int) -> int:
+        """Concealed tiles + 3 per meld for this seat: the region's hand size, one more for the winner."""
+        return self.info.hand_size + (1 if table.win is not None and table.win.player == seat else 0)
+
+    def check_sizes(self, table: Table) -> None:
+        for p in table.players:
+            if p.concealed is None:
+                continue
+            expected = self.expected_size(table, p.seat)
+            if p.size != expected:
+                role = "the winner" if table.win and table.win.player == p.seat else "a non-winner"
+                raise RecordError(f"players[{p.seat}] holds {p.size} tiles (concealed + 3 per meld); "
+                                  f"{self.info.key} rules need {expected} for {role}")
+
+    def check_win(self, table: Table) -> None:
+        """The winner's tiles are given and hold the winning tile."""
+        win = table.win
+        if win is None:
+            return
+        winner = table.players[win.player]
+        if winner.concealed is None:
+            raise RecordError(f"players[{win.player}].concealed is empty: the winner's tiles are required")
+        if not self.win_tile_present(table):
+            raise RecordError(f"win.tile {win.tile} is not among players[{win.player}]'s concealed tiles")
+
+    def win_tile_present(self, table: Table) -> bool:
+        return table.win.tile in table.players[table.win.player].concealed
+
+    # -- rules ---------------------------------------------------------------------------------------
+    def is_win(self, table: Table) -> bool:
+        """True when the winner's hand is a legal win of the region (the record already passed the other checks)."""
+        raise NotImplementedError
+
+    def score(self, table: Table) -> Result:
+        """Score a checked table."""
+        raise NotImplementedError

@@ -1,0 +1,179 @@
+"""Record validation: every kind of invalid record is rejected with one line naming the problem."""
+import copy
+
+import pytest
+
+from scoring import RecordError, is_winning_hand, score_table, validate_table
+from tests.records import player, record, winner_record
+
+GOOD = winner_record("daishan", "123456789m123p55s", "5s", "discard", seat=1, source=2)
+
+
+def edited(path: str, value, base: dict = GOOD) -> dict:
+    """A copy of ``base`` with the field at dotted ``path`` (list indexes as numbers) set, or deleted for ...."""
+    out = copy.deepcopy(base)
+    *parents, last = path.split(".")
+    target = out
+    for part in parents:
+        target = target[int(part)] if isinstance(target, list) else target[part]
+    key = int(last) if isinstance(target, list) else last
+    if value is ...:
+        del target[key]
+    else:
+        target[key] = value
+    return out
+
+
+def rejected(rec) -> str:
+    with pytest.raises(RecordError) as caught:
+        score_table(rec)
+    message = str(caught.value)
+    assert message and "\n" not in message
+    return message
+
+
+def test_good_record_passes():
+    assert validate_table(GOOD).rules == "daishan"
+
+
+@pytest.mark.parametrize("path, value, expected", [
+    ("players.1.concealed", "023456789m123p55s", "unknown tile '0m'"),
+    ("players.1.concealed", "123456789m123p55x", "cannot read"),
+    ("players.1.flowers", "9f", "unknown tile '9f'"),
+    ("players.1.concealed", "123456789m123p55s8z", "unknown tile '8z'"),
+    ("win.tile", "5q", "cannot read"),
+    ("win.tile", "5s5s", "must be one tile"),
+])
+def test_unknown_tile_codes(path, value, expected):
+    assert expected in rejected(edited(path, value))
+
+
+def test_five_of_a_kind_counts_every_place():
+    hands = {1: player("123456789m123p55s"), 2: player("", "k1111m")}
+    assert "5 copies of 1m" in rejected(record("daishan", hands, (1, "5s", "discard", 2)))
+    hands = {1: player("123456789m123p55s"), 0: player("5555s")}
+    assert "6 copies of 5s" in rejected(record("daishan", hands, (1, "5s", "discard", 2)))
+
+
+def test_a_flower_at_most_once():
+    hands = {1: player("123456789m123p55s", flowers="1f"), 2: player("", flowers="1f")}
+    assert "2 copies of 1f" in rejected(record("daishan", hands, (1, "5s", "discard", 2)))
+
+
+@pytest.mark.parametrize("concealed, melds, expected", [
+    ("123456789m123p5s", "", "holds 13 tiles"),
+    ("123456789m123p555s", "", "holds 15 tiles"),
+    ("123456789m55s", "c123p p777z", "holds 17 tiles"),
+])
+def test_wrong_hand_size(concealed, melds, expected):
+    message = rejected(winner_record("daishan", concealed, "5s", melds_text=melds))
+    assert expected in message and "need 14 for the winner" in message
+
+
+def test_wrong_size_of_a_non_winner():
+    rec = edited("players.3", player("123m"))
+    assert "players[3] holds 3 tiles" in rejected(rec)
+
+
+def test_win_tile_not_in_hand():
+    assert "win.tile 6s is not among players[1]'s concealed tiles" in rejected(edited("win.tile", "6s"))
+
+
+@pytest.mark.parametrize("meld, expected", [
+    ({"type": "chow", "tiles": "124m"}, "is not a chow"),
+    ({"type": "chow", "tiles": "567z"}, "is not a chow"),
+    ({"type": "chow", "tiles": "891m"}, "is not a chow"),
+    ({"type": "pung", "tiles": "123m"}, "is not a pung"),
+    ({"type": "kong", "tiles": "111m"}, "is not a kong"),
+    ({"type": "pung", "tiles": "111f"}, "is not a pung"),
+    ({"type": "whirlwind", "tiles": "1234z"}, "daishan rules have no whirlwind melds"),
+    ({"type": "triple", "tiles": "111m"}, "type must be one of"),
+    ({"type": "pung", "tiles": "111m", "concealed": True}, "only a kong can be concealed"),
+    ({"type": "pung", "tiles": "111m", "bao": True}, "no bao pungs"),
+    ({"type": "pung", "tiles": "111m", "from": 0}, "cannot be the player's own seat"),
+    ({"type": "kong", "tiles": "1111m", "concealed": True, "from": 1}, "has no 'from'"),
+    ({"type": "pung", "tiles": "111m", "concealed": "yes"}, "must be true or false"),
+    ({"tiles": "111m"}, "missing field players[0].melds[0].type"),
+])
+def test_bad_melds(meld, expected):
+    rec = edited("players.0", {"concealed": "", "melds": [meld], "flowers": ""})
+    assert expected in rejected(rec)
+
+
+def test_not_a_legal_win():
+    assert "players[1]'s hand is not a legal win under daishan rules" in rejected(
+        winner_record("daishan", "123456789m124p55s", "5s"))
+
+
+@pytest.mark.parametrize("rules, expected", [("mcr", "unknown rules 'mcr'"), (7, "unknown rules 7")])
+def test_unknown_rules(rules, expected):
+    assert expected in rejected(edited("rules", rules))
+
+
+@pytest.mark.parametrize("options, expected", [
+    ({"dii": 2}, "unknown option 'dii' for daishan rules"),
+    ({"di": "2"}, "option di must be a whole number ≥ 1"),
+    ({"di": 0}, "option di must be a whole number ≥ 1"),
+    ({"di": True}, "option di must be a whole number"),
+    ({"ziyise_adds_pattern": 1}, "option ziyise_adds_pattern must be true or false"),
+    ([], "options must be an object"),
+])
+def test_unknown_or_bad_options(options, expected):
+    assert expected in rejected(edited("options", options))
+
+
+@pytest.mark.parametrize("path, value, expected", [
+    ("dealer", "0", "dealer must be a seat 0–3"),
+    ("dealer", 4, "dealer must be a seat 0–3"),
+    ("dealer_streak", -1, "dealer_streak must be a whole number"),
+    ("players", {}, "players must be a list of exactly four"),
+    ("players.3", ..., "players must be a list of exactly four"),
+    ("players.1.concealed", 123, "must be a tile string"),
+    ("players.1.melds", "p111m", "melds must be a list"),
+    ("players.1", "123m", "players[1] must be an object"),
+    ("win", [], "win must be an object or null"),
+    ("win.player", 1.0, "win.player must be a seat"),
+    ("win.by", "tsumo", "win.by must be one of"),
+    ("win.flags", "heaven", "win.flags must be a list"),
+    ("win.flags", ["tenhou"], "unknown win flag 'tenhou'"),
+    ("win.flags", ["rob_gold"], "win flag 'rob_gold' does not apply to daishan rules"),
+    ("context", {"bao": {}}, "unknown context field 'bao' for daishan rules"),
+    ("indicator", "5p", "daishan rules have no indicator"),
+])
+def test_wrong_types_and_values(path, value, expected):
+    assert expected in rejected(edited(path, value))
+
+
+@pytest.mark.parametrize("path, name", [("rules", "rules"), ("dealer", "dealer"), ("players", "players"), ("win", "win"),
+                                        ("players.1.concealed", "players[1].concealed"), ("win.tile", "win.tile"),
+                                        ("win.by", "win.by"), ("win.player", "win.player")])
+def test_missing_fields(path, name):
+    assert rejected(edited(path, ...)) == f"missing field {name}"
+
+
+def test_not_an_object():
+    assert rejected([GOOD]) == "the record must be a JSON object"
+
+
+def test_discard_needs_a_source_other_than_the_winner():
+    assert "win.from is missing" in rejected(edited("win.from", ...))
+    assert "win.from cannot be the winner" in rejected(edited("win.from", 1))
+    assert "win.from is given for a self_draw win" in rejected(edited("win.by", "self_draw"))
+
+
+def test_the_winner_s_tiles_are_required():
+    rec = edited("players.1.concealed", "")
+    assert "the winner's tiles are required" in rejected(rec)
+
+
+def test_is_winning_hand():
+    assert is_winning_hand("daishan", "123456789m123p55s", [])
+    assert is_winning_hand("daishan", ["5s", "5s"], [{"type": "chow", "tiles": "123m"}] * 0 + [
+        {"type": "pung", "tiles": t} for t in ("111m", "222m", "333m", "444m")])
+    assert not is_winning_hand("daishan", "123456789m124p55s", [])
+    assert not is_winning_hand("daishan", "123456789m123p5s", [])  # 13 tiles: no win
+    assert not is_winning_hand("daishan", "11111m", [])  # five of a kind
+    with pytest.raises(RecordError, match="unknown tile"):
+        is_winning_hand("daishan", "0m", [])
+    with pytest.raises(RecordError, match="unknown rules"):
+        is_winning_hand("riichi", "11m", [])
