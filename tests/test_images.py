@@ -1,0 +1,107 @@
+"""Reading photos: formats, EXIF orientation, reduced decoding, and every kind of bad input."""
+import struct
+import zlib
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.images import MAX_BYTES, ImageError, decode_photo, read_photo
+
+
+def jpeg_bytes(image: np.ndarray, quality: int = 90) -> bytes:
+    return cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])[1].tobytes()
+
+
+def with_exif_orientation(jpeg: bytes, orientation: int) -> bytes:
+    """Insert an EXIF APP1 segment holding only the Orientation tag right after the SOI marker."""
+    tiff = b"MM\x00*" + struct.pack(">I", 8) + struct.pack(">H", 1)
+    tiff += struct.pack(">HHIHH", 0x0112, 3, 1, orientation, 0) + struct.pack(">I", 0)
+    payload = b"Exif\x00\x00" + tiff
+    return jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + jpeg[2:]
+
+
+def marked_image(width: int = 400, height: int = 300) -> np.ndarray:
+    image = np.full((height, width, 3), 255, np.uint8)
+    cv2.rectangle(image, (0, 0), (width // 4, height // 4), (0, 0, 255), -1)  # red top-left corner
+    return image
+
+
+def test_jpeg_decodes_at_full_size():
+    photo = decode_photo(jpeg_bytes(marked_image()), "a.jpg")
+    assert (photo.width, photo.height) == (400, 300)
+    assert photo.image.shape == (300, 400, 3)
+
+
+def test_exif_orientation_is_applied():
+    rotated = decode_photo(with_exif_orientation(jpeg_bytes(marked_image()), 6), "r.jpg")
+    assert (rotated.width, rotated.height) == (300, 400)
+    # orientation 6 turns the picture 90° clockwise: the red corner moves to the top-right
+    top_right = rotated.image[10, -10]
+    assert top_right[2] > 200 and top_right[0] < 80
+
+
+def test_large_jpeg_is_decoded_reduced_but_reports_original_size():
+    big = np.full((3000, 4000, 3), 200, np.uint8)
+    photo = decode_photo(jpeg_bytes(big, 70), "big.jpg", work_side=1600)
+    assert (photo.width, photo.height) == (4000, 3000)
+    assert max(photo.image.shape[:2]) <= 1600
+    assert photo.scale == pytest.approx(4000 / photo.image.shape[1])
+
+
+def test_large_rotated_jpeg_reports_upright_original_size():
+    big = np.full((3000, 4000, 3), 200, np.uint8)
+    photo = decode_photo(with_exif_orientation(jpeg_bytes(big, 70), 8), "big.jpg", work_side=1600)
+    assert (photo.width, photo.height) == (3000, 4000)
+    assert photo.image.shape[0] > photo.image.shape[1]
+
+
+def test_png_with_alpha_and_grey_png_are_read_as_colour():
+    rgba = np.zeros((50, 60, 4), np.uint8)
+    grey = np.zeros((50, 60), np.uint8)
+    for image in (rgba, grey):
+        photo = decode_photo(cv2.imencode(".png", image)[1].tobytes(), "x.png")
+        assert photo.image.shape == (50, 60, 3)
+
+
+def png_header_claiming(width: int, height: int) -> bytes:
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    chunk = struct.pack(">I", len(ihdr)) + b"IHDR" + ihdr + struct.pack(">I", zlib.crc32(b"IHDR" + ihdr))
+    return b"\x89PNG\r\n\x1a\n" + chunk
+
+
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (b"", "empty"),
+        (b"hello, this is text", "not an image"),
+        (png_header_claiming(30000, 30000), "megapixel limit"),
+        (jpeg_bytes(marked_image())[:200], "damaged"),
+        (b"\xff\xd8\xff" + b"\x00" * 100, "damaged"),
+    ],
+)
+def test_bad_images_are_rejected_with_one_line(data, message):
+    with pytest.raises(ImageError) as error:
+        decode_photo(data, "upload")
+    text = str(error.value)
+    assert message in text and "\n" not in text and text.startswith("upload")
+
+
+def test_decompression_bomb_png_is_rejected_before_decoding():
+    # a real 12000×12000 PNG compresses to well under a megabyte but would need 432 MB decoded as colour
+    bomb = cv2.imencode(".png", np.zeros((12000, 12000), np.uint8), [cv2.IMWRITE_PNG_COMPRESSION, 1])[1].tobytes()
+    assert len(bomb) < 2 * 1024 * 1024
+    with pytest.raises(ImageError, match="megapixel limit"):
+        decode_photo(bomb, "bomb.png")
+
+
+def test_oversized_file_is_rejected():
+    with pytest.raises(ImageError, match="MB limit"):
+        decode_photo(b"\xff\xd8\xff" + b"\x00" * MAX_BYTES, "huge.jpg")
+
+
+def test_read_photo_reports_missing_file_and_directory(tmp_path):
+    with pytest.raises(ImageError, match="no such file"):
+        read_photo(tmp_path / "missing.jpg")
+    with pytest.raises(ImageError, match="directory"):
+        read_photo(tmp_path)
