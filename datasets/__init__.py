@@ -1,0 +1,1 @@
+"""Training and evaluation data: real photos from ../shared and synthetic hand scenes."""
