@@ -485,8 +485,11 @@ def _random_view(rng: Rng, standing: bool) -> _View:
     return _View(elevation, azimuth, roll, rng.uniform(48, 72), rng.uniform(0.6, 0.95))
 
 
-def _layout_hand(rng: Rng, hand: HandPlan, view: _View, standing: bool, layout: _Layout) -> None:
-    """Lay out the hand by the module's conventions (see the module docstring)."""
+def _layout_hand(rng: Rng, hand: HandPlan, view: _View, standing: bool, layout: _Layout,
+                 meld_side: str | None = None, flower_side: str | None = None) -> None:
+    """Lay out the hand by the module's conventions (see the module docstring); the melds go to
+    ``meld_side`` (front, left or right) and the flowers to ``flower_side`` (above, left or right),
+    random where None."""
     depth = layout.depth
     row_pose = "stand" if standing else "up"
     row_depth = layout.extent(row_pose)[1]
@@ -499,9 +502,8 @@ def _layout_hand(rng: Rng, hand: HandPlan, view: _View, standing: bool, layout: 
 
     toward = view.toward_camera
     stack_dir = -1.0 if toward[1] > 0 else 1.0
-    meld_side = None
     if hand.melds:
-        meld_side = str(rng.choice(["front", "left", "right"], p=[0.6, 0.2, 0.2]))
+        meld_side = meld_side or str(rng.choice(["front", "left", "right"], p=[0.6, 0.2, 0.2]))
         gaps = [rng.uniform(0.45, 1.3) * FACE_W for _ in hand.melds]
         width = sum(layout.meld_width(m) for m in hand.melds) + sum(gaps[1:])
         if meld_side == "front":
@@ -520,7 +522,7 @@ def _layout_hand(rng: Rng, hand: HandPlan, view: _View, standing: bool, layout: 
 
     if hand.flowers:
         sides = [s for s in ("above", "left", "right") if s != meld_side]
-        side = str(rng.choice(sides, p=[0.5, 0.25, 0.25] if len(sides) == 3 else [0.6, 0.4]))
+        side = flower_side or str(rng.choice(sides, p=[0.5, 0.25, 0.25] if len(sides) == 3 else [0.6, 0.4]))
         flowers = layout.group("flowers")
         gap = rng.uniform(0.03, 0.4)
         width = len(hand.flowers) * (FACE_W + gap)
@@ -976,7 +978,7 @@ def _random_light(rng: Rng) -> _Light:
     el, az = math.radians(rng.uniform(35, 85)), rng.uniform(-math.pi, math.pi)
     direction = np.array([math.cos(el) * math.cos(az), math.cos(el) * math.sin(az), math.sin(el)])
     ambient = rng.uniform(0.5, 0.7)
-    return _Light(direction, ambient, (1.02 - ambient) / max(0.5, math.sin(el)), rng.uniform(0.2, 0.5))
+    return _Light(direction, ambient, (1.02 - ambient) / max(0.5, math.sin(el)), rng.uniform(0.3, 0.6))
 
 
 def _surfaces(body: Body) -> list[tuple[str, np.ndarray, np.ndarray]]:
@@ -1076,27 +1078,35 @@ def _render(bodies: list[Body], cam: _Camera, tiles: _TileSet, light: _Light, ba
 
 
 def _shadows(image: np.ndarray, bodies: list[Body], cam: _Camera, light: _Light, scale: float) -> None:
-    """Darken the table under each body's soft cast shadow and contact shadow."""
+    """Darken the table under each body: a soft cast shadow away from the light and a dark contact
+    shadow around its footprint (``scale``: a tile's size in pixels)."""
     height, width = image.shape[:2]
-    factor = 4
-    mask = np.zeros((height // factor + 1, width // factor + 1), np.float32)
+    factor = 2
+    cast = np.zeros((height // factor + 1, width // factor + 1), np.float32)
+    contact = np.zeros_like(cast)
     drop = light.direction / light.direction[2]
     hulls = []
     for body in bodies:
         corners = _corners(body)
         on_table = corners - np.outer(corners[:, 2], drop)
         hulls.append(cv2.convexHull(cam.project(on_table).astype(np.float32)).reshape(-1, 2))
-        cv2.fillConvexPoly(mask, _to_fixed(hulls[-1] / factor), 1.0, cv2.LINE_AA, 4)
-    sigma = max(0.7, scale * 0.25 / factor)
-    mask = cv2.GaussianBlur(mask, (0, 0), sigma)
+        cv2.fillConvexPoly(cast, _to_fixed(hulls[-1] / factor), 1.0, cv2.LINE_AA, 4)
+        base = corners[corners[:, 2] < corners[:, 2].min() + 1e-6]
+        if base[0, 2] < 0.1:
+            spread = base + 0.12 * (base - base.mean(0))
+            footprint = cv2.convexHull(cam.project(spread).astype(np.float32)).reshape(-1, 2)
+            cv2.fillConvexPoly(contact, _to_fixed(footprint / factor), 1.0, cv2.LINE_AA, 4)
+    sigma = max(0.7, scale * 0.12 / factor)
+    shade = light.shadow * cv2.GaussianBlur(cast, (0, 0), sigma)
+    shade += 0.45 * cv2.GaussianBlur(contact, (0, 0), max(0.5, scale * 0.03 / factor))
     pts = np.concatenate(hulls)
     x0, y0 = np.clip(np.floor(pts.min(0) - 4 * sigma * factor), 0, [width, height]).astype(int)
     x1, y1 = np.clip(np.ceil(pts.max(0) + 4 * sigma * factor), 0, [width, height]).astype(int)
     if x1 <= x0 or y1 <= y0:
         return
-    full = cv2.resize(mask, (width, height), interpolation=cv2.INTER_LINEAR)[y0:y1, x0:x1]
+    full = cv2.resize(shade, (width, height), interpolation=cv2.INTER_LINEAR)[y0:y1, x0:x1]
     roi = image[y0:y1, x0:x1]
-    roi[:] = (roi * (1 - light.shadow * np.clip(full, 0, 1))[..., None]).astype(np.uint8)
+    roi[:] = (roi * (1 - np.clip(full, 0, 0.8))[..., None]).astype(np.uint8)
 
 
 def _glare(rng: Rng, image: np.ndarray, ids: np.ndarray, tiles: list[SceneTile], scale: float) -> None:
@@ -1230,15 +1240,23 @@ def generate_scene(seed: int, region: str | None = None, *, size: tuple[int, int
     size = tuple(int(v) for v in size) if size else _random_size(rng)
     pool = Counter({t: 4 for t in PLAYING_TILES} | {f: 1 for f in FLOWERS})
     hand = random_hand(rng, region, pool) if kind != "tiles" else None
+    return _compose(rng, int(seed), region, kind, seat, hand, pool, size, free_size=given is None)
+
+
+def _compose(rng: Rng, seed: int, region: str, kind: str, seat: int, hand: HandPlan | None, pool: Counter,
+             size: tuple[int, int], free_size: bool, view: _View | None = None, standing: bool | None = None,
+             sides: tuple[str | None, str | None] = (None, None)) -> Scene:
+    """Lay out, frame and render a scene; retry other camera views until every hand tile shows."""
     depth = rng.uniform(1.8, 2.5)
     kinds = _hand_kinds(region)
+    fixed_view, fixed_standing = view, standing
     for attempt in range(12):
-        standing = hand is not None and rng.random() < 0.3
-        view = _random_view(rng, standing) if attempt < 10 else _View(50, 0, 0, 60, 0.7)
+        standing = hand is not None and rng.random() < 0.3 if fixed_standing is None else fixed_standing
+        view = fixed_view or (_random_view(rng, standing) if attempt < 10 else _View(50, 0, 0, 60, 0.7))
         layout = _Layout(rng, depth)
         trial_pool = Counter(pool)
         if hand is not None:
-            _layout_hand(rng, hand, view, standing, layout)
+            _layout_hand(rng, hand, view, standing, layout, *sides)
             framed = list(layout.bodies)
             if kind == "hand" and rng.random() < 0.35:
                 _layout_distractors(rng, layout, trial_pool, kinds, view.toward_camera, int(rng.integers(1, 3)))
@@ -1246,7 +1264,7 @@ def generate_scene(seed: int, region: str | None = None, *, size: tuple[int, int
             _layout_loose(rng, layout, trial_pool, kinds)
             framed = layout.bodies
         cam = _fit_camera(rng, view, framed, size)
-        if cam is not None and given is None and _across_frame(cam, framed) and rng.random() < 0.9:
+        if cam is not None and free_size and _across_frame(cam, framed) and rng.random() < 0.9:
             size = (size[1], size[0])
             cam = _fit_camera(rng, view, framed, size)
         if cam is None:
@@ -1269,7 +1287,7 @@ def generate_scene(seed: int, region: str | None = None, *, size: tuple[int, int
         win_tile=hand.win_tile if hand else None,
         region=region,
         groups=groups,
-        seed=int(seed),
+        seed=seed,
         kind=kind,
         mask=mask,
     )
@@ -1403,16 +1421,62 @@ def draw_preview(scene: Scene) -> np.ndarray:
     return image
 
 
+def layout_figure() -> np.ndarray:
+    """The picture of docs/layout.png: two hand-made hands laid out by the conventions, labelled.
+
+    Top (Wenling, seen from above): concealed row 234m 5s, winning 5s apart; in front a chow claimed
+    from 上家 (sideways left), a pung from 对家 (middle), an added kong from 下家 (sideways right, the
+    fourth tile on it), a concealed kong with two backs; flowers above. Bottom (Daishan, phone angle):
+    a standing row, an exposed kong from 下家, a concealed kong all face down, a pung from 上家.
+    """
+    top = HandPlan("wenling", ("2m", "3m", "4m", "5s"), "5s", (
+        MeldPlan("chow", ("7s", "6s", "8s"), claimed=0),
+        MeldPlan("pung", ("9p", "9p", "9p"), claimed=1),
+        MeldPlan("added_kong", ("1z",) * 4, claimed=2, stack_on=2),
+        MeldPlan("concealed_kong", ("6m",) * 4, backs=2),
+    ), ("1f", "5z", "6f"))
+    bottom = HandPlan("daishan", ("1s", "2s", "3s", "9m"), "9m", (
+        MeldPlan("kong", ("8m",) * 4, claimed=3),
+        MeldPlan("concealed_kong", ("3p",) * 4, backs=4),
+        MeldPlan("pung", ("7z",) * 3, claimed=0),
+    ), ("2f",))
+    panels = []
+    for seed, hand, view, standing, sides in (
+        (3, top, _View(72, 0, 0, 55, 0.9), False, ("front", "above")),
+        (5, bottom, _View(34, 8, 0, 55, 0.9), True, ("left", "right")),
+    ):
+        rng = np.random.default_rng(seed)
+        scene = _compose(rng, seed, hand.region, "hand_only", 0, hand, Counter(), (1000, 700), False, view,
+                         standing, sides)
+        boxes = np.array([t.box for t in scene.tiles])
+        height, width = scene.image.shape[:2]
+        x0, y0 = np.maximum(boxes[:, :2].min(0) - 40, 0).astype(int)
+        x1, y1 = np.minimum(boxes[:, 2:].max(0) + 30, [width, height]).astype(int)
+        panel = draw_preview(scene)[y0:y1, x0:x1]
+        panels.append(cv2.resize(panel, (900, round(panel.shape[0] * 900 / panel.shape[1])),
+                                 interpolation=cv2.INTER_AREA))
+    return np.vstack(panels)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m datasets.synth", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--out", type=Path, required=True, help="output folder (images/, labels/, scenes.jsonl)")
-    parser.add_argument("--count", type=int, required=True, help="number of scenes")
+    parser.add_argument("--out", type=Path, help="output folder (images/, labels/, scenes.jsonl)")
+    parser.add_argument("--count", type=int, help="number of scenes")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first scene; scene i uses seed + i")
     parser.add_argument("--region", choices=REGIONS, help="rules of every hand (default: a random region each)")
     parser.add_argument("--kind", choices=KINDS, default="hand", help="scene kind (default: hand)")
     parser.add_argument("--size", type=int, nargs=2, metavar=("W", "H"), help="image size (default: random)")
     parser.add_argument("--preview", action="store_true", help="also write previews/ with the labels drawn")
+    parser.add_argument("--figure", type=Path, help="only write the layout-conventions picture (PNG) to this path")
     args = parser.parse_args(argv)
+    if args.figure:
+        figure = layout_figure() // 8 * 8 + 4  # 5 bits a channel: the PNG stays small
+        if not cv2.imwrite(str(args.figure), figure, [cv2.IMWRITE_PNG_COMPRESSION, 9]):
+            print(f"error: cannot write {args.figure}", file=sys.stderr)
+            return 1
+        return 0
+    if args.out is None or args.count is None:
+        parser.error("--out and --count are required (or --figure)")
     if args.count < 0 or args.seed < 0:
         parser.error("--count and --seed must not be negative")
     started = time.perf_counter()
