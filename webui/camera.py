@@ -1,0 +1,227 @@
+"""A mounted webcam for the table page: frames read in a background thread, captured when the picture stays still.
+
+The source is what OpenCV opens: a device index (``0``), a video file or a stream URL. Each frame is
+compared with the one before on a small blurred grey copy; when less than ``motion_fraction`` of its
+pixels changed for ``still_seconds``, the frame is captured — once per still spell, and only when it
+differs from the last capture (a hand laid down, not the same table seen again). A video file plays at
+its own frame rate, like a live camera, and the camera ends with it.
+"""
+from __future__ import annotations
+
+import threading
+import time
+from collections import OrderedDict
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.images import WORK_SIDE, Photo
+
+
+class CameraError(ValueError):
+    """A camera source that cannot be opened, with one line saying why."""
+
+
+@dataclass(frozen=True)
+class StillnessSettings:
+    """When a picture counts as still, and when a still picture counts as new."""
+
+    still_seconds: float = 1.0
+    pixel_delta: int = 20
+    """A pixel of the small grey copy (0–255) changed when it moved by more than this."""
+    motion_fraction: float = 0.005
+    """The picture moves while more than this share of pixels change from one frame to the next."""
+    change_fraction: float = 0.02
+    """A still picture is captured only if more than this share of pixels differ from the last capture."""
+
+
+SMALL_WIDTH = 160
+LIVE_SIDE = 960
+KEEP_CAPTURES = 8
+REOPEN_SECONDS = 2.0
+
+
+def parse_source(text: str) -> int | str:
+    """A device index for digits, otherwise the file path or stream URL itself."""
+    return int(text) if text.isdigit() else text
+
+
+def small_grey(frame: np.ndarray) -> np.ndarray:
+    """The frame reduced to ``SMALL_WIDTH`` pixels wide, grey and blurred: what stillness is judged on."""
+    height = max(1, round(frame.shape[0] * SMALL_WIDTH / frame.shape[1]))
+    grey = cv2.cvtColor(cv2.resize(frame, (SMALL_WIDTH, height), interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
+    return cv2.GaussianBlur(grey, (5, 5), 0)
+
+
+def changed_fraction(a: np.ndarray, b: np.ndarray, pixel_delta: int) -> float:
+    """The share of pixels that differ by more than ``pixel_delta`` between two small grey frames."""
+    if a.shape != b.shape:
+        return 1.0
+    return float(np.count_nonzero(cv2.absdiff(a, b) > pixel_delta)) / a.size
+
+
+def _encode_jpeg(image: np.ndarray, max_side: int, quality: int) -> bytes:
+    if max(image.shape[:2]) > max_side:
+        scale = max_side / max(image.shape[:2])
+        image = cv2.resize(image, (round(image.shape[1] * scale), round(image.shape[0] * scale)),
+                           interpolation=cv2.INTER_AREA)
+    ok, buffer = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise RuntimeError("OpenCV could not encode a JPEG")
+    return buffer.tobytes()
+
+
+class Camera:
+    """Reads ``source`` in a background thread (`start`/`stop`); thread-safe accessors for the web views."""
+
+    def __init__(self, source: int | str, settings: StillnessSettings = StillnessSettings()) -> None:
+        self.source = source
+        self.settings = settings
+        self.is_file = isinstance(source, str) and "://" not in source
+        if self.is_file and not Path(source).is_file():
+            raise CameraError(f"camera source {source}: no such file (give a device index, a video file or a URL)")
+        self._video = self._open()
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._frame: np.ndarray | None = None
+        self._previous_small: np.ndarray | None = None
+        self._frame_count = 0
+        self._last_time = 0.0
+        self._live_jpeg: tuple[int, bytes] | None = None
+        self._still_since: float | None = None
+        self._armed = True
+        self._last_capture_small: np.ndarray | None = None
+        self._captures: OrderedDict[int, tuple[bytes, Photo]] = OrderedDict()
+        self._next_id = 1
+        self._ended = False
+        self._error: str | None = None
+
+    def _open(self) -> cv2.VideoCapture:
+        video = cv2.VideoCapture(self.source)
+        if not video.isOpened():
+            raise CameraError(f"camera source {self.source}: OpenCV cannot open it")
+        return video
+
+    # -- thread -----------------------------------------------------------------------------------
+    def start(self) -> Camera:
+        self._thread = threading.Thread(target=self._run, name="mjcam-camera", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self._video.release()
+
+    def _run(self) -> None:
+        fps = self._video.get(cv2.CAP_PROP_FPS) if self.is_file else 0
+        frame_period = 1 / fps if 0 < fps <= 240 else 1 / 25
+        next_time = time.monotonic()
+        while not self._stop.is_set():
+            ok, frame = self._video.read()
+            if not ok or frame is None:
+                if self.is_file:
+                    with self._lock:
+                        self._ended = True
+                    return
+                self._reopen()
+                continue
+            self.process(frame, time.monotonic())
+            if self.is_file:
+                next_time += frame_period
+                self._stop.wait(max(0.0, next_time - time.monotonic()))
+
+    def _reopen(self) -> None:
+        with self._lock:
+            self._error = f"camera source {self.source}: no frame, reopening"
+        self._video.release()
+        while not self._stop.wait(REOPEN_SECONDS):
+            try:
+                self._video = self._open()
+            except CameraError:
+                continue
+            with self._lock:
+                self._error = None
+            return
+
+    # -- stillness --------------------------------------------------------------------------------
+    def process(self, frame: np.ndarray, now: float) -> int | None:
+        """Take one frame seen at time ``now`` (seconds); return the new capture's id when it triggers one."""
+        small = small_grey(frame)
+        settings = self.settings
+        with self._lock:
+            previous = self._previous_small
+            self._frame, self._previous_small, self._last_time = frame, small, now
+            self._frame_count += 1
+            if previous is not None and changed_fraction(small, previous, settings.pixel_delta) > settings.motion_fraction:
+                self._still_since, self._armed = None, True
+                return None
+            if self._still_since is None:
+                self._still_since = now
+            if not self._armed or now - self._still_since < settings.still_seconds:
+                return None
+            self._armed = False
+            if (self._last_capture_small is not None and
+                    changed_fraction(small, self._last_capture_small, settings.pixel_delta) <= settings.change_fraction):
+                return None
+            return self._add_capture(frame, small)
+
+    def _add_capture(self, frame: np.ndarray, small: np.ndarray) -> int:
+        """Store ``frame`` as the next capture (called with the lock held)."""
+        height, width = frame.shape[:2]
+        image = frame
+        if max(height, width) > WORK_SIDE:
+            scale = WORK_SIDE / max(height, width)
+            image = cv2.resize(frame, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
+        capture_id = self._next_id
+        self._next_id += 1
+        self._captures[capture_id] = (_encode_jpeg(image, WORK_SIDE, 90), Photo(np.ascontiguousarray(image), width, height))
+        while len(self._captures) > KEEP_CAPTURES:
+            self._captures.popitem(last=False)
+        self._last_capture_small = small
+        return capture_id
+
+    # -- views ------------------------------------------------------------------------------------
+    def capture_now(self) -> int | None:
+        """Capture the current frame at once; None before the first frame."""
+        with self._lock:
+            if self._frame is None:
+                return None
+            return self._add_capture(self._frame, self._previous_small)
+
+    def capture(self, capture_id: int) -> tuple[bytes, Photo] | None:
+        """A kept capture: its JPEG and the decoded photo."""
+        with self._lock:
+            return self._captures.get(capture_id)
+
+    def frame_jpeg(self) -> bytes | None:
+        """The latest frame as a JPEG for the live view (encoded once per frame, at most 960 pixels)."""
+        with self._lock:
+            frame, count, cached = self._frame, self._frame_count, self._live_jpeg
+        if frame is None:
+            return None
+        if cached is None or cached[0] != count:
+            cached = (count, _encode_jpeg(frame, LIVE_SIDE, 80))
+            with self._lock:
+                self._live_jpeg = cached
+        return cached[1]
+
+    def status(self) -> dict[str, Any]:
+        """Source, frames read, seconds the picture has been still, the latest capture's id, end or error."""
+        with self._lock:
+            still = 0.0 if self._still_since is None else self._last_time - self._still_since
+            return {
+                "source": str(self.source),
+                "running": self._thread is not None and self._thread.is_alive(),
+                "ended": self._ended,
+                "error": self._error,
+                "frames": self._frame_count,
+                "still_seconds": round(still, 2),
+                "capture": next(reversed(self._captures), None),
+                "size": None if self._frame is None else [self._frame.shape[1], self._frame.shape[0]],
+            }

@@ -1,0 +1,77 @@
+"""`mjcam serve [--host 127.0.0.1] [--port 8000] [--camera SOURCE] [--threads N]`: the table page on waitress."""
+from __future__ import annotations
+
+import argparse
+import socket
+import sys
+
+UPLOAD_BODY_LIMIT = 32 * 2**20
+"""waitress refuses bodies above this outright; the app itself answers 413 above its 20 MB photo limit."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="address to listen on (default 127.0.0.1; 0.0.0.0 lets a phone on the network in)")
+    parser.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
+    parser.add_argument("--camera", metavar="SOURCE",
+                        help="a mounted webcam: device index (0), video file or stream URL, read through OpenCV")
+    parser.add_argument("--threads", type=int, default=8, help="request threads (default 8)")
+
+
+def lan_address() -> str | None:
+    """This machine's address on its local network (no packet is sent), or None when there is none."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        try:
+            probe.connect(("10.254.254.254", 1))
+            address = probe.getsockname()[0]
+        except OSError:
+            return None
+    return None if address.startswith("127.") else address
+
+
+def _fail(message: str) -> int:
+    print(f"mjcam serve: {message}", file=sys.stderr)
+    return 2
+
+
+def run(args: argparse.Namespace) -> int:
+    import waitress
+
+    from webui import create_app
+    from webui.camera import Camera, CameraError, parse_source
+
+    if not 0 <= args.port <= 65535:
+        return _fail(f"port must be 0–65535, got {args.port}")
+    if args.threads < 1:
+        return _fail(f"threads must be at least 1, got {args.threads}")
+    try:
+        camera = Camera(parse_source(args.camera)) if args.camera else None
+    except CameraError as error:
+        return _fail(str(error))
+    app = create_app(config={"CAMERA": camera})
+    try:
+        model = app.extensions["mjcam"].detector.model_info
+    except (OSError, ValueError, RuntimeError) as error:
+        return _fail(f"the tile models cannot be loaded: {error}")
+    try:
+        server = waitress.create_server(app, host=args.host, port=args.port, threads=args.threads,
+                                        max_request_body_size=UPLOAD_BODY_LIMIT, ident="mjcam")
+    except OSError as error:
+        return _fail(f"cannot listen on {args.host}:{args.port} ({error.strerror or error})")
+    port = server.effective_port
+    shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
+    print(f"mjcam: the table page is at http://{shown_host}:{port}/ (model {model['detector']}, "
+          f"{model['classifier']}; Ctrl+C stops)", flush=True)
+    if args.host in ("0.0.0.0", ""):
+        address = lan_address()
+        if address:
+            print(f"mjcam: on this network, open http://{address}:{port}/ on a phone", flush=True)
+    if camera is not None:
+        print(f"mjcam: camera {args.camera}: captures when the picture stays still for a second", flush=True)
+        camera.start()
+    try:
+        server.run()
+    finally:
+        if camera is not None:
+            camera.stop()
+    return 0

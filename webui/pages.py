@@ -1,0 +1,11 @@
+"""The table page: one HTML document; its script (static/app.js) does the rest through the JSON API."""
+from __future__ import annotations
+
+from flask import Blueprint, current_app, render_template
+
+pages = Blueprint("pages", __name__)
+
+
+@pages.get("/")
+def index() -> str:
+    return render_template("index.html", camera=current_app.extensions["mjcam"].camera is not None)

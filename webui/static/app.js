@@ -1,0 +1,957 @@
+// The table page: capture a hand, correct it, fill in what a photo cannot show, read the score.
+// Everything goes through the JSON API (/api/detect, /api/score, /api/camera…); no framework, no build.
+import { FLAG_NAMES, CONTEXT_FIELDS, MELD_KINDS, STRINGS } from "./i18n.js";
+import { TILE_CODES, formatTiles, isTile, tileButton, tileName } from "./tiles.js";
+
+const DOUBTFUL = 0.5; // a detection below this confidence is marked doubtful
+const STREAK_RULES = ["fuzhou"]; // dealer_streak (连庄) is read by Fuzhou only (table-format.md)
+const SETTINGS_KEY = "mjcam.settings";
+const $ = (id) => document.getElementById(id);
+
+// ---------------------------------------------------------------------------------------------- state
+const saved = loadSettings();
+const state = {
+  lang: saved.lang || (navigator.language.startsWith("zh") ? "zh" : "en"),
+  regions: {},
+  rules: saved.rules,
+  seat: saved.seat ?? 0, // the seat whose hand is shown and photographed
+  dealer: saved.dealer ?? 0,
+  streak: saved.streak ?? 0,
+  options: saved.options || {}, // per region: the values set on this device
+  winner: saved.seat ?? 0, // a seat, or null for a drawn hand
+  winnerChosen: false,
+  by: "self_draw",
+  from: null,
+  indicator: null,
+  flags: new Set(),
+  context: {},
+  hands: [0, 1, 2, 3].map(emptyHand),
+  photos: [null, null, null, null], // per seat: {url, width, height, tiles, suggestions, needs}
+};
+
+function emptyHand() {
+  return { concealed: [], win: null, melds: [], flowers: [] };
+}
+
+function loadSettings() {
+  try {
+    return JSON.parse(localStorage.getItem(SETTINGS_KEY)) || {};
+  } catch {
+    return {};
+  }
+}
+
+function saveSettings() {
+  const { lang, rules, seat, dealer, streak, options } = state;
+  localStorage.setItem(SETTINGS_KEY, JSON.stringify({ lang, rules, seat, dealer, streak, options }));
+}
+
+const region = () => state.regions[state.rules];
+const hand = () => state.hands[state.seat];
+
+// ----------------------------------------------------------------------------------------------- text
+function t(key, vars = {}) {
+  const text = STRINGS[state.lang][key] ?? STRINGS.en[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => vars[name] ?? "");
+}
+
+function seatLabel(seat) {
+  const wind = t("winds").split(",")[(seat - state.dealer + 4) % 4];
+  return t("seat_label", { n: seat, wind });
+}
+
+function translatePage() {
+  document.documentElement.lang = state.lang === "zh" ? "zh-Hans" : "en";
+  document.querySelectorAll("[data-i18n]").forEach((el) => {
+    el.textContent = t(el.dataset.i18n);
+  });
+  $("lang").textContent = state.lang === "zh" ? "English" : "中文";
+  $("lang").lang = state.lang === "zh" ? "en" : "zh";
+}
+
+function setStatus(text, isError = false) {
+  $("status").textContent = text;
+  $("status").classList.toggle("error", isError);
+}
+
+// ---------------------------------------------------------------------------------------- the hand
+// A hand tile is {code, det}: det is the index of its detection in the seat's photo, or null.
+// Groups are addressed by id: "concealed", "win", "flowers" or "meld:N".
+
+function groupTiles(h, gid) {
+  if (gid === "win") return h.win ? [h.win] : [];
+  if (gid.startsWith("meld:")) return h.melds[Number(gid.slice(5))].tiles;
+  return h[gid];
+}
+
+function takeTile(h, gid, index) {
+  if (gid === "win") {
+    const tile = h.win;
+    h.win = null;
+    return tile;
+  }
+  const tile = groupTiles(h, gid).splice(index, 1)[0];
+  if (gid.startsWith("meld:")) guessMeldKind(h.melds[Number(gid.slice(5))]);
+  return tile;
+}
+
+function putTile(h, gid, tile) {
+  if (gid === "win") {
+    if (h.win) h.concealed.push(h.win);
+    h.win = tile;
+    return;
+  }
+  if (gid === "new-meld") {
+    h.melds.push({ kind: "pung", tiles: [tile], from: null, auto: true });
+    return;
+  }
+  groupTiles(h, gid).push(tile);
+  if (gid.startsWith("meld:")) guessMeldKind(h.melds[Number(gid.slice(5))]);
+}
+
+function findDetection(seat, det) {
+  const h = state.hands[seat];
+  for (const gid of groupIds(h)) {
+    const index = groupTiles(h, gid).findIndex((tile) => tile.det === det);
+    if (index >= 0) return { gid, index, tile: groupTiles(h, gid)[index] };
+  }
+  return null;
+}
+
+function groupIds(h) {
+  return ["concealed", "win", ...h.melds.map((_, i) => `meld:${i}`), "flowers"];
+}
+
+/** A new meld's kind follows its tiles (three alike: pung, four: kong, a run: chow) until the player sets it. */
+function guessMeldKind(meld) {
+  if (!meld.auto) return;
+  const codes = meld.tiles.map((tile) => tile.code);
+  const alike = codes.every((code) => code === codes[0]);
+  if (alike && codes.length === 4) meld.kind = "kong";
+  else if (alike) meld.kind = "pung";
+  else if (codes.length === 4 && formatTiles(codes) === "1234z") meld.kind = "whirlwind";
+  else meld.kind = "chow";
+}
+
+function meldRecord(meld) {
+  const kind = MELD_KINDS[meld.kind];
+  const out = { type: kind.type, tiles: formatTiles(meld.tiles.map((tile) => tile.code)) };
+  if (kind.flag) out[kind.flag] = true;
+  if (meld.from !== null && kind.claimed) out.from = meld.from;
+  return out;
+}
+
+/** The reader's hand (a table-record player part plus win_tile and groups) as hand tiles linked to detections. */
+function handFromReading(reading, detections) {
+  const h = emptyHand();
+  if (!reading) return h;
+  const used = new Set();
+  const link = (code, indices) => {
+    const pool = indices ?? detections.map((_, i) => i);
+    const det = pool.find((i) => !used.has(i) && detections[i] && [code, "back"].includes(detections[i].tile));
+    if (det === undefined) return { code, det: null };
+    used.add(det);
+    return { code, det };
+  };
+  const groups = reading.groups || {};
+  const codesOf = (text) => (text.match(/\d+[mpszf]/g) || []).flatMap(([...run]) => {
+    const suit = run.pop();
+    return run.map((d) => d + suit);
+  });
+  if (reading.win_tile) h.win = link(reading.win_tile, groups.win_tile !== undefined ? [groups.win_tile].flat() : undefined);
+  const concealed = codesOf(reading.concealed || "");
+  if (h.win && concealed.includes(h.win.code)) concealed.splice(concealed.indexOf(h.win.code), 1);
+  h.concealed = concealed.map((code) => link(code, groups.concealed));
+  h.melds = (reading.melds || []).map((m, i) => ({
+    kind: meldKind(m),
+    tiles: codesOf(m.tiles).map((code) => link(code, groups.melds?.[i])),
+    from: m.from ?? null,
+    auto: false,
+  }));
+  h.flowers = codesOf(reading.flowers || "").map((code) => link(code, groups.flowers));
+  return h;
+}
+
+function meldKind(m) {
+  if (m.type === "kong") return m.concealed ? "kong_concealed" : m.added ? "kong_added" : "kong";
+  if (m.type === "pung" && m.bao) return "pung_bao";
+  return m.type in MELD_KINDS ? m.type : "pung";
+}
+
+// ------------------------------------------------------------------------------------- the record
+/** The table record for /api/score, or {problem} when something must be fixed first. */
+function composeRecord() {
+  const info = region();
+  const players = state.hands.map((h) => ({
+    concealed: formatTiles([...h.concealed, ...(h.win ? [h.win] : [])].map((tile) => tile.code)),
+    melds: h.melds.filter((m) => m.tiles.length).map(meldRecord),
+    flowers: formatTiles(h.flowers.map((tile) => tile.code)),
+  }));
+  const unknown = state.hands.findIndex((h) => groupIds(h).some((gid) => groupTiles(h, gid).some((tile) => !isTile(tile.code))));
+  if (unknown >= 0) return { problem: t("problem_facedown", { seat: seatLabel(unknown) }) };
+  const record = {
+    rules: state.rules,
+    options: state.options[state.rules] || {},
+    dealer: state.dealer,
+    dealer_streak: STREAK_RULES.includes(state.rules) ? state.streak : 0,
+    indicator: info.indicator ? state.indicator : null,
+    players,
+    win: null,
+    context: {},
+  };
+  for (const name of info.context) {
+    if (state.context[name]) record.context[name] = state.context[name];
+  }
+  if (state.winner !== null) {
+    const winner = state.hands[state.winner];
+    if (!winner.win) return { problem: t("problem_no_win", { seat: seatLabel(state.winner) }) };
+    record.win = { player: state.winner, tile: winner.win.code, by: state.by, flags: [...state.flags].filter((f) => info.flags.includes(f)) };
+    if (state.by !== "self_draw") record.win.from = state.from;
+  }
+  return { record };
+}
+
+let scoreRequest = 0;
+async function updateScore() {
+  const request = ++scoreRequest;
+  const { record, problem } = composeRecord();
+  if (problem) return showScoreError(problem);
+  let response, body;
+  try {
+    response = await fetch("/api/score", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(record) });
+    body = await response.json();
+  } catch {
+    if (request === scoreRequest) showScoreError(t("no_server"));
+    return;
+  }
+  if (request !== scoreRequest) return; // a newer change is on its way
+  if (!response.ok) return showScoreError(body.error);
+  renderScore(body);
+}
+
+function showScoreError(message) {
+  $("score-error").textContent = message;
+  $("score-error").hidden = false;
+  $("score-body").hidden = true;
+  $("thumb-score").textContent = t("score");
+}
+
+// ---------------------------------------------------------------------------------------- rendering
+function render() {
+  renderSeatTabs();
+  renderHand();
+  renderOverlay();
+  renderReaderNotes();
+  renderWinFields();
+  updateScore();
+}
+
+function renderSeatTabs() {
+  const tabs = $("seat-tabs");
+  tabs.replaceChildren();
+  for (let seat = 0; seat < 4; seat++) {
+    const h = state.hands[seat];
+    const count = h.concealed.length + (h.win ? 1 : 0) + h.melds.reduce((n, m) => n + m.tiles.length, 0);
+    const tab = document.createElement("button");
+    tab.type = "button";
+    tab.role = "tab";
+    tab.id = `seat-tab-${seat}`;
+    tab.setAttribute("aria-selected", String(seat === state.seat));
+    tab.innerHTML = `<span>${seatLabel(seat)}</span> <small>${count ? t("n_tiles", { n: count }) : t("blank")}</small>`;
+    if (seat === state.winner) tab.insertAdjacentHTML("beforeend", ` <b class="badge">${t("winner_badge")}</b>`);
+    if (seat === state.dealer) tab.insertAdjacentHTML("beforeend", ` <b class="badge dealer">${t("dealer_badge")}</b>`);
+    tab.addEventListener("click", () => {
+      state.seat = seat;
+      saveSettings();
+      render();
+    });
+    tabs.append(tab);
+  }
+  const info = region();
+  const blank = [0, 1, 2, 3].filter((seat) => state.hands[seat].concealed.length + (state.hands[seat].win ? 1 : 0) === 0);
+  $("blank-note").hidden = !(info.scores_non_winners && blank.length);
+  $("blank-note").textContent = t("blank_note", { seats: blank.map(seatLabel).join(", ") });
+}
+
+function renderHand() {
+  const h = hand();
+  $("hand-title").textContent = t("hand_of", { seat: seatLabel(state.seat) });
+  const groups = $("groups");
+  groups.replaceChildren();
+  const addGroup = (gid, title, extraClass = "", header = null) => {
+    const box = document.createElement("div");
+    box.className = `group ${extraClass}`;
+    box.dataset.group = gid;
+    const label = header || document.createElement("h3");
+    if (!header) label.textContent = title;
+    const tiles = document.createElement("div");
+    tiles.className = "tiles";
+    groupTiles(h, gid).forEach((tile, index) => {
+      const photoTile = tile.det !== null ? state.photos[state.seat]?.tiles[tile.det] : null;
+      const doubtful = photoTile && photoTile.confidence < DOUBTFUL;
+      const button = tileButton(tile.code, state.lang, { extra: doubtful ? "doubtful" : "", title: doubtful ? t("doubtful") : "" });
+      button.addEventListener("click", () => openTileEditor(gid, index));
+      tiles.append(button);
+    });
+    if (gid !== "win") {
+      const add = document.createElement("button");
+      add.type = "button";
+      add.className = "tile add";
+      add.textContent = "+";
+      add.setAttribute("aria-label", t("add_to", { group: title }));
+      add.addEventListener("click", () => openTileAdder(gid, title));
+      tiles.append(add);
+    } else if (!h.win) {
+      const empty = document.createElement("p");
+      empty.className = "hint";
+      empty.textContent = t("no_win_tile");
+      tiles.append(empty);
+    }
+    box.append(label, tiles);
+    groups.append(box);
+  };
+  const main = document.createElement("div");
+  main.className = "hand-main";
+  groups.append(main);
+  addGroup("concealed", t("concealed"), "concealed");
+  addGroup("win", t("win_tile"), "win");
+  h.melds.forEach((meld, i) => {
+    const header = document.createElement("button");
+    header.type = "button";
+    header.className = "meld-kind";
+    header.textContent = t(`kind_${meld.kind}`) + (meld.from !== null && MELD_KINDS[meld.kind].claimed ? ` ← ${seatLabel(meld.from)}` : "");
+    header.setAttribute("aria-label", t("edit_meld", { n: i + 1, kind: t(`kind_${meld.kind}`) }));
+    header.addEventListener("click", () => openMeldEditor(i));
+    addGroup(`meld:${i}`, t("meld_n", { n: i + 1 }), "meld", header);
+  });
+  addGroup("flowers", t("flowers"), "flowers");
+}
+
+function renderOverlay() {
+  const photo = state.photos[state.seat];
+  $("photo").hidden = !photo;
+  if (!photo) return;
+  const img = $("photo-img");
+  if (img.getAttribute("src") !== photo.url) img.src = photo.url;
+  img.alt = t("photo_alt", { seat: seatLabel(state.seat) });
+  const svg = $("overlay");
+  svg.setAttribute("viewBox", `0 0 ${photo.width} ${photo.height}`);
+  svg.setAttribute("aria-label", t("overlay_label", { n: photo.tiles.length }));
+  svg.replaceChildren();
+  const ns = "http://www.w3.org/2000/svg";
+  const stroke = Math.max(2, Math.max(photo.width, photo.height) / 400);
+  photo.tiles.forEach((d, i) => {
+    const linked = findDetection(state.seat, i);
+    const code = linked ? linked.tile.code : d.tile;
+    const [x1, y1, x2, y2] = d.box;
+    const g = document.createElementNS(ns, "g");
+    const classes = ["box"];
+    if (d.tile === "back") classes.push("back");
+    if (d.confidence < DOUBTFUL) classes.push("doubtful");
+    if (!linked) classes.push("unused");
+    if (linked && code !== d.tile) classes.push("corrected");
+    g.setAttribute("class", classes.join(" "));
+    g.dataset.index = i;
+    g.setAttribute("tabindex", "0");
+    g.setAttribute("role", "button");
+    const name = code === "back" ? t("face_down") : tileName(code, state.lang);
+    g.setAttribute("aria-label", `${name} ${Math.round(d.confidence * 100)}%`);
+    const rect = document.createElementNS(ns, "rect");
+    Object.entries({ x: x1, y: y1, width: x2 - x1, height: y2 - y1, rx: stroke, "stroke-width": stroke }).forEach(([k, v]) => rect.setAttribute(k, v));
+    const label = document.createElementNS(ns, "text");
+    const size = Math.max(12, Math.min(x2 - x1, y2 - y1) * 0.42);
+    label.setAttribute("x", x1 + stroke);
+    label.setAttribute("y", y1 - stroke);
+    label.setAttribute("font-size", size);
+    label.textContent = code === "back" ? "▮" : state.lang === "zh" ? tileName(code, "zh") : code;
+    const title = document.createElementNS(ns, "title");
+    title.textContent = `${name} · ${Math.round(d.confidence * 100)}%`;
+    g.append(title, rect, label);
+    const open = () => (linked ? openTileEditor(linked.gid, linked.index) : openTileAdder("concealed", t("concealed"), i));
+    g.addEventListener("click", open);
+    g.addEventListener("keydown", (event) => {
+      if (event.key === "Enter" || event.key === " ") {
+        event.preventDefault();
+        open();
+      }
+    });
+    svg.append(g);
+  });
+}
+
+function renderReaderNotes() {
+  const photo = state.photos[state.seat];
+  const suggestions = photo?.suggestions || [];
+  $("suggestions").hidden = !suggestions.length;
+  const list = $("suggestion-list");
+  list.replaceChildren();
+  suggestions.forEach((s) => {
+    const item = document.createElement("li");
+    const text = document.createElement("span");
+    text.textContent = `${suggestionText(s)} (${Math.round((s.probability ?? 0) * 100)}%)`;
+    const accept = document.createElement("button");
+    accept.type = "button";
+    accept.className = "button small primary";
+    accept.textContent = t("accept");
+    accept.addEventListener("click", () => acceptSuggestion(s));
+    item.append(text, " ", accept);
+    list.append(item);
+  });
+  const needs = photo?.needs || [];
+  $("needs").hidden = !needs.length;
+  $("need-list").replaceChildren(
+    ...needs.map((need) => {
+      const item = document.createElement("li");
+      const key = typeof need === "string" ? need : need.key;
+      item.textContent = STRINGS[state.lang][`need_${key}`] ?? need.text ?? need.message ?? key;
+      return item;
+    }),
+  );
+}
+
+function suggestionText(s) {
+  if (s.text) return s.text;
+  const changes = (s.changes || []).map((c) =>
+    c.to ? `${tileName(c.from, state.lang)} → ${tileName(c.to, state.lang)}` : t("drop_tile", { tile: tileName(c.from, state.lang) }),
+  );
+  return changes.join(", ") || t("suggestion");
+}
+
+function acceptSuggestion(s) {
+  const photo = state.photos[state.seat];
+  if (s.hand) {
+    state.hands[state.seat] = handFromReading(s.hand, photo.tiles);
+  } else {
+    for (const change of s.changes || []) {
+      const found = findDetection(state.seat, change.index);
+      if (!found) continue;
+      if (change.to) found.tile.code = change.to;
+      else takeTile(hand(), found.gid, found.index);
+    }
+  }
+  photo.suggestions = photo.suggestions.filter((other) => other !== s);
+  render();
+}
+
+function renderWinFields() {
+  const winner = $("winner");
+  winner.replaceChildren(
+    ...[0, 1, 2, 3].map((seat) => new Option(seatLabel(seat), seat, false, seat === state.winner)),
+    new Option(t("no_winner"), "none", false, state.winner === null),
+  );
+  const won = state.winner !== null;
+  $("win-by").hidden = !won;
+  document.querySelectorAll('input[name="by"]').forEach((radio) => {
+    radio.checked = radio.value === state.by;
+  });
+  const others = [0, 1, 2, 3].filter((seat) => seat !== state.winner);
+  if (!others.includes(state.from)) state.from = won ? (state.winner + 3) % 4 : null; // default: the 上家
+  $("from").replaceChildren(...others.map((seat) => new Option(seatLabel(seat), seat, false, seat === state.from)));
+  $("from-field").hidden = !won || state.by === "self_draw";
+  $("dealer").replaceChildren(...[0, 1, 2, 3].map((seat) => new Option(seatLabel(seat), seat, false, seat === state.dealer)));
+  $("streak-field").hidden = !STREAK_RULES.includes(state.rules);
+  $("streak").value = state.streak;
+  const info = region();
+  $("indicator-field").hidden = !info.indicator;
+  $("indicator-label").textContent = t("indicator", { name: info.indicator || "" });
+  const indicator = state.indicator ? tileButton(state.indicator, state.lang) : t("none");
+  if (state.indicator) indicator.addEventListener("click", openIndicatorPicker);
+  $("indicator-tile").replaceChildren(indicator);
+}
+
+/** Rules-dependent fields: flags, context facts and options; rebuilt when the rules change. */
+function renderRegionFields() {
+  const info = region();
+  const flags = $("flags");
+  flags.replaceChildren(flags.querySelector("legend"));
+  flags.hidden = !info.flags.length;
+  for (const flag of info.flags) {
+    flags.append(checkbox(`flag-${flag}`, FLAG_NAMES[flag]?.[state.lang] ?? flag, state.flags.has(flag), (on) => {
+      on ? state.flags.add(flag) : state.flags.delete(flag);
+      updateScore();
+    }));
+  }
+  const context = $("context-fields");
+  context.replaceChildren(context.querySelector("legend"));
+  context.hidden = !info.context.length;
+  for (const name of info.context) {
+    const spec = CONTEXT_FIELDS[name];
+    if (!spec) continue;
+    const facts = document.createElement("div");
+    facts.className = "sub-checks";
+    const toggle = checkbox(`context-${name}`, spec.label[state.lang], !!state.context[name], (on) => {
+      state.context[name] = on ? Object.fromEntries(spec.facts.map(([key]) => [key, false])) : undefined;
+      renderRegionFields();
+      updateScore();
+    });
+    context.append(toggle, facts);
+    if (!state.context[name]) continue;
+    for (const [key, label] of spec.facts) {
+      facts.append(checkbox(`context-${name}-${key}`, label[state.lang], state.context[name][key], (on) => {
+        state.context[name][key] = on;
+        updateScore();
+      }));
+    }
+  }
+  const options = $("options");
+  options.replaceChildren();
+  const values = (state.options[state.rules] ||= {});
+  for (const option of info.options) {
+    const description = state.lang === "zh" ? option.description_zh : option.description;
+    const value = values[option.name] ?? option.default;
+    const set = (v) => {
+      values[option.name] = v;
+      saveSettings();
+      updateScore();
+    };
+    if (option.type === "bool") {
+      options.append(checkbox(`option-${option.name}`, `${option.name}: ${description}`, value, set));
+      continue;
+    }
+    const label = document.createElement("label");
+    label.className = "option";
+    label.innerHTML = `<span><code>${option.name}</code> ${escapeHtml(description)}</span>`;
+    let input;
+    if (option.type === "choice") {
+      input = document.createElement("select");
+      option.allowed.forEach((a) => input.append(new Option(String(a), JSON.stringify(a), false, a === value)));
+      input.addEventListener("change", () => set(JSON.parse(input.value)));
+    } else if (option.type === "int") {
+      input = document.createElement("input");
+      Object.assign(input, { type: "number", min: option.minimum ?? 0, step: 1, value, inputMode: "numeric" });
+      input.addEventListener("change", () => set(Math.max(option.minimum ?? 0, Math.round(Number(input.value) || 0))));
+    } else {
+      input = document.createElement("input"); // flower_groups: two tile strings
+      Object.assign(input, { type: "text", value: value.join(" "), spellcheck: false });
+      input.addEventListener("change", () => set(input.value.trim().split(/[\s,]+/)));
+    }
+    input.id = `option-${option.name}`;
+    label.append(input);
+    options.append(label);
+  }
+}
+
+function checkbox(id, text, checked, onChange) {
+  const label = document.createElement("label");
+  const input = document.createElement("input");
+  Object.assign(input, { type: "checkbox", id, checked });
+  input.addEventListener("change", () => onChange(input.checked));
+  label.append(input, " ", text);
+  return label;
+}
+
+function escapeHtml(text) {
+  const div = document.createElement("div");
+  div.textContent = text;
+  return div.innerHTML;
+}
+
+function renderScore(result) {
+  $("score-error").hidden = true;
+  $("score-body").hidden = false;
+  const sign = (v) => (v > 0 ? `+${v}` : String(v));
+  const net = $("net-table");
+  net.innerHTML = `<caption>${t("net_caption", { unit: result.unit || "" })}</caption>`;
+  const head = net.insertRow();
+  const row = net.insertRow();
+  head.insertCell().outerHTML = `<th scope="col">${t("seat")}</th>`;
+  row.insertCell().outerHTML = `<th scope="row">${t("net")}</th>`;
+  result.net.forEach((value, seat) => {
+    head.insertCell().outerHTML = `<th scope="col">${seatLabel(seat)}</th>`;
+    const cell = row.insertCell();
+    cell.textContent = sign(value);
+    cell.className = value > 0 ? "gain" : value < 0 ? "loss" : "";
+    cell.id = `net-${seat}`;
+  });
+  const seats = $("seat-scores");
+  seats.replaceChildren();
+  for (const player of result.players) {
+    if (!player.items.length && !player.total) continue;
+    const box = document.createElement("section");
+    box.className = "seat-score";
+    box.innerHTML = `<h3>${seatLabel(player.seat)} — ${t("total")} <span class="total">${player.total}</span> ${player.unit ?? ""}</h3>`;
+    const table = document.createElement("table");
+    table.className = "items";
+    for (const item of player.items) {
+      const tr = table.insertRow();
+      const [first, second] = state.lang === "zh" ? [item.name_zh, item.name] : [item.name, item.name_zh];
+      tr.insertCell().innerHTML = `<span>${escapeHtml(first ?? "")}</span> <small>${escapeHtml(second ?? "")}</small>`;
+      tr.insertCell().textContent = `${item.value} ${item.unit ?? ""}`;
+      const rule = tr.insertCell();
+      rule.innerHTML = `<details><summary>${escapeHtml(item.rule ?? "")}</summary><p lang="zh">${escapeHtml(item.citation ?? "")}</p></details>`;
+    }
+    box.append(table);
+    seats.append(box);
+  }
+  const payments = $("payments");
+  payments.innerHTML = `<tr><th scope="col">${t("pays")}</th><th scope="col">${t("to")}</th><th scope="col">${t("amount")}</th><th scope="col">${t("why")}</th></tr>`;
+  for (const p of result.payments) {
+    const tr = payments.insertRow();
+    [seatLabel(p.from), seatLabel(p.to), p.amount, p.reason ?? ""].forEach((v) => (tr.insertCell().textContent = v));
+  }
+  if (!result.payments.length) payments.insertRow().insertCell().textContent = t("no_payments");
+  $("thumb-score").textContent = `${t("score")} ${sign(result.net[state.seat])}`;
+}
+
+// ------------------------------------------------------------------------------------------ dialogs
+function buildPalette(onPick, likely = []) {
+  const palette = $("palette");
+  palette.replaceChildren();
+  const row = (title, codes, probabilities = null) => {
+    const box = document.createElement("div");
+    box.className = "palette-row";
+    const h = document.createElement("h3");
+    h.textContent = title;
+    const tiles = document.createElement("div");
+    tiles.className = "tiles";
+    codes.forEach((code, i) => {
+      const p = probabilities ? `${Math.round(probabilities[i] * 100)}%` : "";
+      const button = tileButton(code, state.lang, { title: p });
+      if (p) button.insertAdjacentHTML("beforeend", `<span class="prob">${p}</span>`);
+      button.addEventListener("click", () => onPick(code));
+      tiles.append(button);
+    });
+    box.append(h, tiles);
+    palette.append(box);
+  };
+  const seen = likely.filter(([code], i) => isTile(code) && likely.findIndex(([other]) => other === code) === i);
+  if (seen.length) row(t("likely"), seen.map(([c]) => c), seen.map(([, p]) => p));
+  for (const suit of ["m", "p", "s", "z", "f"]) {
+    row(t(`suit_${suit}`), TILE_CODES.filter((code) => code[1] === suit));
+  }
+}
+
+/** Alternatives of a detection, best first: its own reading, then the classifier's next guesses. */
+function likelyOf(det) {
+  const d = det !== null && det !== undefined ? state.photos[state.seat]?.tiles[det] : null;
+  return d ? [[d.tile, d.confidence], ...d.alternatives] : [];
+}
+
+function openTileEditor(gid, index) {
+  const h = hand();
+  const tile = groupTiles(h, gid)[index];
+  const dialog = $("tile-dialog");
+  $("tile-dialog-title").textContent = t("change_tile", { tile: tileName(tile.code, state.lang) });
+  $("tile-actions").hidden = false;
+  $("act-win").textContent = gid === "win" ? t("not_win") : t("mark_win");
+  $("act-win").hidden = !(gid === "win" || gid === "concealed");
+  $("act-win").onclick = () => {
+    putTile(h, gid === "win" ? "concealed" : "win", takeTile(h, gid, index));
+    if (gid !== "win" && !state.winnerChosen) state.winner = state.seat;
+    dialog.close();
+    render();
+  };
+  $("act-remove").onclick = () => {
+    takeTile(h, gid, index);
+    dialog.close();
+    render();
+  };
+  const move = $("act-move");
+  move.replaceChildren(new Option("—", ""));
+  for (const target of [...groupIds(h), "new-meld"]) {
+    if (target !== gid) move.append(new Option(groupTitle(h, target), target));
+  }
+  move.onchange = () => {
+    if (!move.value) return;
+    putTile(h, move.value, takeTile(h, gid, index));
+    dialog.close();
+    render();
+  };
+  buildPalette((code) => {
+    tile.code = code;
+    if (gid.startsWith("meld:")) guessMeldKind(h.melds[Number(gid.slice(5))]);
+    dialog.close();
+    render();
+  }, likelyOf(tile.det));
+  dialog.showModal();
+}
+
+function groupTitle(h, gid) {
+  if (gid === "new-meld") return t("new_meld");
+  if (gid.startsWith("meld:")) {
+    const i = Number(gid.slice(5));
+    return `${t("meld_n", { n: i + 1 })} (${t(`kind_${h.melds[i].kind}`)})`;
+  }
+  return t({ concealed: "concealed", win: "win_tile", flowers: "flowers" }[gid]);
+}
+
+/** The palette for adding tiles to a group (stays open to add several); ``det`` links the first to a box. */
+function openTileAdder(gid, title, det = null) {
+  const dialog = $("tile-dialog");
+  $("tile-dialog-title").textContent = t("add_to", { group: title });
+  $("tile-actions").hidden = true;
+  let link = det;
+  buildPalette((code) => {
+    putTile(hand(), gid, { code, det: link });
+    link = null;
+    $("tile-dialog-title").textContent = `${t("add_to", { group: title })} — ${t("added", { tiles: groupTiles(hand(), gid).map((x) => tileName(x.code, state.lang)).join(" ") })}`;
+    render();
+  }, likelyOf(det));
+  dialog.showModal();
+}
+
+function openIndicatorPicker() {
+  const dialog = $("tile-dialog");
+  $("tile-dialog-title").textContent = t("indicator", { name: region().indicator });
+  $("tile-actions").hidden = true;
+  buildPalette((code) => {
+    state.indicator = code;
+    dialog.close();
+    renderWinFields();
+    updateScore();
+  });
+  dialog.showModal();
+}
+
+function openMeldEditor(i) {
+  const h = hand();
+  const meld = h.melds[i];
+  const info = region();
+  const dialog = $("meld-dialog");
+  $("meld-dialog-title").textContent = t("meld_n", { n: i + 1 });
+  const kinds = $("meld-kinds");
+  kinds.replaceChildren(kinds.querySelector("legend"));
+  for (const [kind, spec] of Object.entries(MELD_KINDS)) {
+    if (!info.meld_types.includes(spec.type) || (spec.flag === "bao" && !info.bao_pungs)) continue;
+    const label = document.createElement("label");
+    const radio = Object.assign(document.createElement("input"), { type: "radio", name: "meld-kind", value: kind, checked: kind === meld.kind });
+    radio.addEventListener("change", () => {
+      meld.kind = kind;
+      meld.auto = false;
+      $("meld-from").disabled = !spec.claimed;
+      render();
+    });
+    label.append(radio, " ", t(`kind_${kind}`));
+    kinds.append(label);
+  }
+  const from = $("meld-from");
+  from.replaceChildren(new Option(t("unknown"), ""), ...[0, 1, 2, 3].filter((s) => s !== state.seat).map((s) => new Option(seatLabel(s), s, false, s === meld.from)));
+  from.disabled = !MELD_KINDS[meld.kind].claimed;
+  from.onchange = () => {
+    meld.from = from.value === "" ? null : Number(from.value);
+    render();
+  };
+  $("meld-break").onclick = () => {
+    h.concealed.push(...meld.tiles);
+    h.melds.splice(i, 1);
+    dialog.close();
+    render();
+  };
+  $("meld-remove").onclick = () => {
+    h.melds.splice(i, 1);
+    dialog.close();
+    render();
+  };
+  dialog.showModal();
+}
+
+// ------------------------------------------------------------------------------------------ capture
+async function readPhoto(file) {
+  const seat = state.seat;
+  const url = URL.createObjectURL(file);
+  const form = new FormData();
+  form.append("image", file, file.name || "photo.jpg");
+  await requestReading(seat, url, "/api/detect", form);
+}
+
+async function requestReading(seat, url, endpoint, form) {
+  form.append("rules", state.rules);
+  form.append("seat", seat);
+  setStatus(t("reading"));
+  let response, body;
+  try {
+    response = await fetch(endpoint, { method: "POST", body: form });
+    body = await response.json();
+  } catch {
+    return setStatus(t("no_server"), true);
+  }
+  if (!response.ok) return setStatus(body.error, true);
+  const old = state.photos[seat];
+  if (old?.url.startsWith("blob:")) URL.revokeObjectURL(old.url);
+  state.photos[seat] = { url, width: body.width, height: body.height, tiles: body.tiles, suggestions: body.suggestions, needs: body.needs };
+  state.hands[seat] = handFromReading(body.hand, body.tiles);
+  if (state.hands[seat].win && !state.winnerChosen) state.winner = seat;
+  state.seat = seat;
+  const doubtful = body.tiles.filter((d) => d.confidence < DOUBTFUL).length;
+  setStatus(t("found", { n: body.tiles.length, doubtful }));
+  render();
+}
+
+function setUpCapture() {
+  for (const id of ["photo-camera", "photo-file", "photo-thumb"]) {
+    $(id).addEventListener("change", (event) => {
+      const file = event.target.files[0];
+      event.target.value = "";
+      if (file) readPhoto(file);
+    });
+  }
+  document.addEventListener("dragover", (event) => {
+    event.preventDefault();
+    $("drop").classList.add("dragging");
+  });
+  document.addEventListener("dragleave", () => $("drop").classList.remove("dragging"));
+  document.addEventListener("drop", (event) => {
+    event.preventDefault();
+    $("drop").classList.remove("dragging");
+    const file = event.dataTransfer.files[0];
+    if (file) readPhoto(file);
+  });
+  if (navigator.mediaDevices?.getUserMedia) setUpDeviceCamera();
+  if (document.body.dataset.camera === "on") setUpTableCamera();
+}
+
+function setUpDeviceCamera() {
+  const video = $("video");
+  let stream = null;
+  $("browser-camera").hidden = false;
+  const close = () => {
+    stream?.getTracks().forEach((track) => track.stop());
+    stream = null;
+    $("device-camera").hidden = true;
+  };
+  $("browser-camera").addEventListener("click", async () => {
+    try {
+      stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment", width: { ideal: 1920 } } });
+    } catch (error) {
+      return setStatus(t("camera_refused", { why: error.message }), true);
+    }
+    video.srcObject = stream;
+    $("device-camera").hidden = false;
+    await video.play();
+  });
+  $("snap").addEventListener("click", () => {
+    const canvas = document.createElement("canvas");
+    canvas.width = video.videoWidth;
+    canvas.height = video.videoHeight;
+    canvas.getContext("2d").drawImage(video, 0, 0);
+    canvas.toBlob((blob) => readPhoto(new File([blob], "camera.jpg", { type: "image/jpeg" })), "image/jpeg", 0.92);
+  });
+  $("close-camera").addEventListener("click", close);
+}
+
+/** The server's mounted webcam: live frames polled, each new still capture read like an upload. */
+function setUpTableCamera() {
+  $("table-camera").hidden = false;
+  const live = $("live");
+  let ended = false;
+  let lastCapture = null;
+  const nextFrame = () => {
+    if (!ended) setTimeout(() => (live.src = `/api/camera/frame.jpg?t=${Date.now()}`), 200);
+  };
+  live.addEventListener("load", nextFrame);
+  live.addEventListener("error", () => setTimeout(nextFrame, 800));
+  live.alt = t("live_alt");
+  nextFrame();
+  const readCapture = (id) => {
+    lastCapture = id;
+    requestReading(state.seat, `/api/camera/captures/${id}.jpg`, `/api/camera/captures/${id}/detect`, new FormData());
+  };
+  const poll = async () => {
+    try {
+      const status = await (await fetch("/api/camera")).json();
+      ended = status.ended;
+      $("camera-status").textContent = status.error || (status.ended ? t("camera_ended") : t("camera_watching", { s: status.still_seconds.toFixed(1) }));
+      if (status.capture !== null && status.capture !== lastCapture) readCapture(status.capture);
+    } catch {
+      $("camera-status").textContent = t("no_server");
+    }
+    setTimeout(poll, 500);
+  };
+  poll();
+  $("capture-now").addEventListener("click", async () => {
+    const response = await fetch("/api/camera/capture", { method: "POST" });
+    const body = await response.json();
+    if (!response.ok) return setStatus(body.error, true);
+    readCapture(body.id);
+  });
+}
+
+// -------------------------------------------------------------------------------------- set-up
+function setUpControls() {
+  $("lang").addEventListener("click", () => {
+    state.lang = state.lang === "zh" ? "en" : "zh";
+    saveSettings();
+    translatePage();
+    fillRules();
+    renderRegionFields();
+    render();
+  });
+  $("rules").addEventListener("change", () => {
+    state.rules = $("rules").value;
+    state.indicator = null;
+    saveSettings();
+    renderRegionFields();
+    render();
+  });
+  $("winner").addEventListener("change", () => {
+    state.winner = $("winner").value === "none" ? null : Number($("winner").value);
+    state.winnerChosen = true;
+    render();
+  });
+  document.querySelectorAll('input[name="by"]').forEach((radio) =>
+    radio.addEventListener("change", () => {
+      state.by = radio.value;
+      renderWinFields();
+      updateScore();
+    }),
+  );
+  $("from").addEventListener("change", () => {
+    state.from = Number($("from").value);
+    updateScore();
+  });
+  $("dealer").addEventListener("change", () => {
+    state.dealer = Number($("dealer").value);
+    saveSettings();
+    render();
+  });
+  $("streak").addEventListener("change", () => {
+    state.streak = Math.max(0, Math.round(Number($("streak").value) || 0));
+    saveSettings();
+    render();
+  });
+  $("indicator-pick").addEventListener("click", openIndicatorPicker);
+  $("indicator-clear").addEventListener("click", () => {
+    state.indicator = null;
+    renderWinFields();
+    updateScore();
+  });
+  $("add-meld").addEventListener("click", () => {
+    hand().melds.push({ kind: "pung", tiles: [], from: null, auto: true });
+    render();
+    openTileAdder(`meld:${hand().melds.length - 1}`, t("meld_n", { n: hand().melds.length }));
+  });
+  $("clear-hand").addEventListener("click", () => {
+    state.hands[state.seat] = emptyHand();
+    state.photos[state.seat] = null;
+    render();
+  });
+  $("new-hand").addEventListener("click", () => {
+    state.hands = [0, 1, 2, 3].map(emptyHand);
+    state.photos = [null, null, null, null];
+    Object.assign(state, { winner: state.seat, winnerChosen: false, by: "self_draw", from: null, indicator: null, flags: new Set(), context: {} });
+    setStatus("");
+    renderRegionFields();
+    render();
+  });
+  $("print").addEventListener("click", () => window.print());
+}
+
+function fillRules() {
+  $("rules").replaceChildren(
+    ...Object.values(state.regions).map((info) => new Option(state.lang === "zh" ? `${info.name_zh} ${info.name}` : `${info.name} ${info.name_zh}`, info.key, false, info.key === state.rules)),
+  );
+}
+
+async function start() {
+  translatePage();
+  state.regions = await (await fetch("/api/regions")).json();
+  if (!(state.rules in state.regions)) state.rules = Object.keys(state.regions)[0];
+  fillRules();
+  setUpControls();
+  setUpCapture();
+  renderRegionFields();
+  render();
+  document.body.dataset.ready = "true";
+}
+
+start();
