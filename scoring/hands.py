@@ -10,14 +10,18 @@ tile) may be the winning tile.
 Readings that a region scores alike are merged as they are built: the region passes a ``key`` that
 maps a block to what its scoring reads from it (e.g. "a concealed triplet of a terminal" rather than
 "of 9p"); two readings whose blocks have the same multiset of keys score the same, and the one with
-fewer wild substitutions is kept as the witness. ``key=None`` keeps every distinct reading. Nothing
-is pruned by value, so the best reading is never lost; the merging only makes the search fast.
+fewer wild substitutions is kept as the witness. With ``combine`` (associative and commutative), keys
+are folded instead of collected, so a region can merge on a summary such as (Σ和, Σ番, suits seen, wait).
+``key=None`` keeps every distinct reading. Nothing is pruned by value, so the best reading is never
+lost; the merging only makes the search fast.
 """
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
+from collections import Counter
 from functools import lru_cache
+from itertools import product
 
 from scoring.record import Meld
 from scoring.tiles import PLAYING_TILES, TILE_INDEX, format_tiles
@@ -176,11 +180,13 @@ class HandSpec:
 
 
 BlockKey = Callable[[Block], Hashable]
+Combine = Callable[[Hashable, Hashable], Hashable]
 
 
-def readings(spec: HandSpec, melds: tuple[Block, ...] = (), key: BlockKey | None = None) -> tuple[Reading, ...]:
-    """All readings of ``spec`` (merged by ``key``, see the module doc), fewest substitutions first."""
-    return tuple(Reading(hand, melds, subs) for subs, hand in _search(spec, key))
+def readings(spec: HandSpec, melds: tuple[Block, ...] = (), key: BlockKey | None = None,
+             combine: Combine | None = None) -> tuple[Reading, ...]:
+    """All readings of ``spec`` (merged by ``key`` and ``combine``, see the module doc), fewest substitutions first."""
+    return tuple(Reading(hand, melds, subs) for subs, hand in _search(spec, key, combine))
 
 
 def _same(block: Block) -> int:
@@ -189,15 +195,15 @@ def _same(block: Block) -> int:
 
 def is_complete(spec: HandSpec) -> bool:
     """True when the tiles form the sets and pair (or an allowed special shape) with the wilds."""
-    return bool(_search(spec, _same))
+    return bool(_search(spec, _same, None))
 
 
 @lru_cache(maxsize=512)
-def _search(spec: HandSpec, key: BlockKey | None) -> tuple[tuple[int, tuple[Block, ...]], ...]:
-    found: dict[tuple[int, ...], tuple[int, tuple[Block, ...]]] = {}
+def _search(spec: HandSpec, key: BlockKey | None, combine: Combine | None) -> tuple[tuple[int, tuple[Block, ...]], ...]:
+    found: Found = {}
     if spec.size % 3 == 2 and all(c <= 4 for c in spec.counts):
-        search = _Search(spec, key)
-        found = search.standard(spec.counts, spec.wilds, spec.win is not None or spec.win_wild)
+        search = _Search(spec, key, combine)
+        found = search.sets_and_pair()
         if spec.seven_pairs and spec.size == 14:
             _merge(found, search.seven_pairs())
         if spec.thirteen_unrelated and spec.size == 14:
@@ -211,33 +217,73 @@ def _merge(into: dict, more: dict) -> None:
             into[keys] = (subs, blocks)
 
 
-Found = dict[tuple[int, ...], tuple[int, tuple[Block, ...]]]
+Found = dict[Hashable, tuple[int, tuple[Block, ...]]]
+"""Readings found so far: merged key -> (substitutions, blocks) of the witness with fewest substitutions."""
+
+
+_GROUPS = ((0, 9), (9, 9), (18, 9), (27, 7), (0, 0))
+"""(first kind, number of kinds) of each group: the suits m, p, s, the honours, then wilds alone (global kinds)."""
+FREE = 4
 
 
 class _Search:
-    """One search: the memo and the interned block keys of a single HandSpec."""
+    """One search: the memo, the block cache and the merge keys of a single HandSpec."""
 
-    def __init__(self, spec: HandSpec, key: BlockKey | None) -> None:
+    def __init__(self, spec: HandSpec, key: BlockKey | None, combine: Combine | None) -> None:
         self.spec = spec
         self.key = key
+        self.combine = combine
+        self.empty: Hashable = () if combine is None else None
         self.key_ids: dict[Hashable, int] = {}
         self.memo: dict[tuple, Found] = {}
-        self.allowed = [code in spec.wild_as for code in PLAYING_TILES]
+        self.block_cache: dict[tuple, list] = {}
         self.win_kind = KIND_INDEX[spec.win] if spec.win is not None else -1
-        self.extra = [(name, tuple(KIND_INDEX[t] for t in tiles)) for name, tiles in spec.extra_sets]
+        self.allowed, self.extra, self.shapes = _shapes(spec.wild_as, spec.extra_sets)
 
-    # -- blocks -----------------------------------------------------------------------------------
-    def _key_id(self, block: Block) -> int:
+    # -- merge keys -------------------------------------------------------------------------------
+    def _key_id(self, block: Block) -> Hashable:
+        """The block's key: interned to a small int for multisets, as given for a ``combine``."""
         k = block if self.key is None else self.key(block)
+        if self.combine is not None:
+            return k
         kid = self.key_ids.get(k)
         if kid is None:
             kid = self.key_ids[k] = len(self.key_ids)
         return kid
 
-    def _blocks(self, shape: str, kinds: tuple[int, ...], wild: tuple[bool, ...], pending: bool):
+    def _join(self, kid: Hashable, rest: Hashable) -> Hashable:
+        if self.combine is None:
+            return _insert(rest, kid)
+        return kid if rest is None else self.combine(kid, rest)
+
+    def _join_all(self, a: Hashable, b: Hashable) -> Hashable:
+        if self.combine is None:
+            return tuple(sorted(a + b))
+        return b if a is None else a if b is None else self.combine(a, b)
+
+    def _cross(self, a: Found, b: Found) -> Found:
+        """Every reading of ``a`` beside every reading of ``b``, merged."""
+        out: Found = {}
+        for ka, (sa, ba) in a.items():
+            for kb, (sb, bb) in b.items():
+                merged = self._join_all(ka, kb)
+                old = out.get(merged)
+                if old is None or sa + sb < old[0]:
+                    out[merged] = (sa + sb, ba + bb)
+        return out
+
+    # -- blocks -----------------------------------------------------------------------------------
+    def _blocks(self, shape: str, kinds: tuple[int, ...], wild: tuple[bool, ...], pending: bool) -> list:
         """The block (shape, kinds, wild mask) with each way to place a pending winning tile in it.
 
-        Yields (block, takes_win, substitutions, key id)."""
+        A list of (block, takes_win, substitutions, key)."""
+        cache_key = (shape, kinds, wild, pending)
+        cached = self.block_cache.get(cache_key)
+        if cached is None:
+            cached = self.block_cache[cache_key] = list(self._make_blocks(shape, kinds, wild, pending))
+        return cached
+
+    def _make_blocks(self, shape: str, kinds: tuple[int, ...], wild: tuple[bool, ...], pending: bool):
         placements: list[int | None] = [None]
         if pending:
             if self.win_kind >= 0:
@@ -255,17 +301,43 @@ class _Search:
             block = _make_block(shape, kinds, wild, at)
             yield block, at is not None, subs, self._key_id(block)
 
-    def _combine(self, out: Found, block: Block, subs: int, kid: int, rest: Found) -> None:
-        for keys, (rest_subs, rest_blocks) in rest.items():
-            merged = _insert(keys, kid)
-            total = subs + rest_subs
-            old = out.get(merged)
-            if old is None or total < old[0]:
-                out[merged] = (total, (block,) + rest_blocks)
-
     # -- sets and a pair --------------------------------------------------------------------------
-    def standard(self, counts: tuple[int, ...], wilds: int, pending: bool) -> Found:
-        memo_key = (counts, wilds, pending)
+    def sets_and_pair(self) -> Found:
+        """Readings as sets plus one pair, searched per group (each suit, the honours, wilds alone).
+
+        Sets never mix groups, so each group is searched on its own with a share of the wilds, the
+        pair in the group whose size leaves 2, the winning tile in one group; then groups are crossed.
+        """
+        spec = self.spec
+        parts = [spec.counts[first:first + size] for first, size in _GROUPS]
+        sizes = [sum(part) for part in parts]
+        out: Found = {}
+        for share in _shares(spec.wilds, len(_GROUPS)):
+            rests = [(sizes[g] + share[g]) % 3 for g in range(len(_GROUPS))]
+            if 1 in rests or rests.count(2) != 1 or any(share[g] and not sizes[g] for g in range(FREE)):
+                continue
+            if spec.win is not None:
+                win_groups = [_group(self.win_kind)]
+            elif spec.win_wild:
+                win_groups = [g for g, n in enumerate(share) if n]
+            else:
+                win_groups = [None]
+            for win_group in win_groups:
+                found: Found = {self.empty: (0, ())}
+                for g, part in enumerate(parts):
+                    if sizes[g] or share[g]:
+                        found = self._cross(found, self.standard(g, part, share[g], win_group == g))
+                        if not found:
+                            break
+                _merge(out, found)
+        return out
+
+    def standard(self, g: int, counts: tuple[int, ...], wilds: int, pending: bool) -> Found:
+        """Readings of group ``g``: ``counts`` (indexed within the group) and ``wilds``, in sets and (by size) a pair.
+
+        Only the group of wilds alone makes blocks without a natural tile. ``pending``: the winning
+        tile is still to be placed in this group."""
+        memo_key = (g, counts, wilds, pending)
         cached = self.memo.get(memo_key)
         if cached is not None:
             return cached
@@ -275,49 +347,48 @@ class _Search:
         if first < 0:
             if wilds == 0:
                 if not pending:
-                    out[()] = (0, ())
-            else:
+                    out[self.empty] = (0, ())
+            elif g == FREE:
                 for shape, kinds in self._free_shapes(need_pair):
-                    self._take(out, shape, kinds, (True,) * len(kinds), counts, wilds, pending)
+                    self._take(out, g, shape, kinds, kinds, (True,) * len(kinds), counts, wilds, pending)
         else:
-            for shape, kinds in self._shapes_at(first, need_pair):
-                for wild in self._wild_masks(first, kinds, counts, wilds):
-                    self._take(out, shape, kinds, wild, counts, wilds, pending)
+            for shape, local, kinds, allowed in self.shapes[g][first]:
+                if shape == PAIR and not need_pair:
+                    continue
+                free = tuple([counts[k] if counts[k] < 3 else 3 for k in local])
+                for wild in _masks(local, free, allowed, wilds if wilds < len(local) else len(local), first):
+                    self._take(out, g, shape, local, kinds, wild, counts, wilds, pending)
         self.memo[memo_key] = out
         return out
 
-    def _take(self, out: Found, shape: str, kinds: tuple[int, ...], wild: tuple[bool, ...],
-              counts: tuple[int, ...], wilds: int, pending: bool) -> None:
+    def _take(self, out: Found, g: int, shape: str, local: tuple[int, ...], kinds: tuple[int, ...],
+              wild: tuple[bool, ...], counts: tuple[int, ...], wilds: int, pending: bool) -> None:
         rest = list(counts)
-        for k, w in zip(kinds, wild):
-            if not w:
+        used_wilds = 0
+        for k, w in zip(local, wild):
+            if w:
+                used_wilds += 1
+            else:
                 rest[k] -= 1
         rest_counts = tuple(rest)
-        rest_wilds = wilds - sum(wild)
+        rest_wilds = wilds - used_wilds
+        win_local = self.win_kind - _GROUPS[g][0]
         for block, takes_win, subs, kid in self._blocks(shape, kinds, wild, pending):
             still = pending and not takes_win
-            if still and ((self.win_kind >= 0 and rest_counts[self.win_kind] == 0)
+            if still and ((self.win_kind >= 0 and rest_counts[win_local] == 0)
                           or (self.spec.win_wild and rest_wilds == 0)):
                 continue
-            self._combine(out, block, subs, kid, self.standard(rest_counts, rest_wilds, still))
-
-    def _shapes_at(self, i: int, need_pair: bool):
-        """Every shape that may hold a natural tile of kind i, the lowest natural kind left."""
-        if need_pair:
-            yield PAIR, (i, i)
-        yield TRIPLET, (i, i, i)
-        if i < 27:
-            n = i % 9
-            for start in (n - 2, n - 1, n):
-                if 0 <= start <= 6:
-                    base = i - n + start
-                    yield SEQUENCE, (base, base + 1, base + 2)
-        for name, kinds in self.extra:
-            if i in kinds:
-                yield name, kinds
+            sub = self.standard(g, rest_counts, rest_wilds, still)
+            join = self._join
+            for keys, (rest_subs, rest_blocks) in sub.items():
+                merged = join(kid, keys)
+                total = subs + rest_subs
+                old = out.get(merged)
+                if old is None or total < old[0]:
+                    out[merged] = (total, (block,) + rest_blocks)
 
     def _free_shapes(self, need_pair: bool):
-        """Every shape made of wilds alone."""
+        """Every shape made of wilds alone (global kinds)."""
         allowed = self.allowed
         if need_pair:
             for k in range(KINDS):
@@ -333,31 +404,6 @@ class _Search:
         for name, kinds in self.extra:
             if all(allowed[k] for k in kinds):
                 yield name, kinds
-
-    def _wild_masks(self, i: int, kinds: tuple[int, ...], counts: tuple[int, ...], wilds: int):
-        """Each choice of which slots are wilds: at least one natural i, naturals only where free."""
-        options = []
-        for k in kinds:
-            opts = []
-            if counts[k]:
-                opts.append(False)
-            if self.allowed[k] and wilds:
-                opts.append(True)
-            options.append(opts)
-        seen = set()
-        for wild in _product(options):
-            used: dict[int, int] = {}
-            for k, w in zip(kinds, wild):
-                if not w:
-                    used[k] = used.get(k, 0) + 1
-            if i not in used or sum(wild) > wilds or any(used[k] > counts[k] for k in used):
-                continue
-            # identical kinds: only the count of naturals matters, naturals first
-            canonical = tuple(w for _, w in sorted(zip(kinds, wild)))
-            if canonical in seen:
-                continue
-            seen.add(canonical)
-            yield canonical
 
     # -- special shapes ---------------------------------------------------------------------------
     def seven_pairs(self) -> Found:
@@ -416,14 +462,55 @@ class _Search:
                 blocks.append(block)
                 subs += block_subs
                 keys.append(kid)
-            merged = tuple(sorted(keys))
+            merged = self.empty
+            for kid in keys:
+                merged = self._join(kid, merged)
             if merged not in out or subs < out[merged][0]:
                 out[merged] = (subs, tuple(blocks))
+
+
+@lru_cache(maxsize=64)
+def _shapes(wild_as: tuple[str, ...], extra_sets: tuple[tuple[str, tuple[str, ...]], ...]):
+    """For a region's wild identities and extra sets: which kinds a wild may be, the extra sets by kind
+    index, and per group and lowest local kind i every shape that may hold a natural i:
+    (shape, kinds within the group, global kinds, whether a wild may be each)."""
+    allowed = [code in wild_as for code in PLAYING_TILES]
+    extra = [(name, tuple(KIND_INDEX[t] for t in tiles)) for name, tiles in extra_sets]
+    if any(len({_group(k) for k in kinds}) > 1 for _, kinds in extra):
+        raise ValueError("an extra set shape must lie within one suit or the honours")
+    table = []
+    for g, (offset, size) in enumerate(_GROUPS):
+        per_kind = []
+        for i in range(size if g != FREE else 0):
+            shapes = [(PAIR, (i, i)), (TRIPLET, (i, i, i))]
+            if g < 3:
+                shapes += [(SEQUENCE, (a, a + 1, a + 2)) for a in (i - 2, i - 1, i) if 0 <= a <= 6]
+            shapes += [(name, tuple(k - offset for k in kinds)) for name, kinds in extra
+                       if _group(kinds[0]) == g and offset + i in kinds]
+            per_kind.append([(shape, local, tuple(offset + k for k in local), tuple(allowed[offset + k] for k in local))
+                             for shape, local in shapes])
+        table.append(per_kind)
+    return allowed, extra, table
 
 
 @lru_cache(maxsize=4096)
 def _make_block(shape: str, kinds: tuple[int, ...], wild: tuple[bool, ...], win_at: int | None) -> Block:
     return Block(shape, tuple(PLAYING_TILES[k] for k in kinds), wild, win_at=win_at)
+
+
+def _group(kind: int) -> int:
+    """0, 1, 2 for the suits m, p, s; 3 for the honours."""
+    return min(kind // 9, 3)
+
+
+def _shares(n: int, parts: int):
+    """Every way to split n wilds among ``parts`` groups."""
+    if parts == 1:
+        yield (n,)
+        return
+    for first in range(n + 1):
+        for rest in _shares(n - first, parts - 1):
+            yield (first,) + rest
 
 
 def _insert(keys: tuple[int, ...], kid: int) -> tuple[int, ...]:
@@ -433,13 +520,22 @@ def _insert(keys: tuple[int, ...], kid: int) -> tuple[int, ...]:
     return keys + (kid,)
 
 
-def _product(options: list[list[bool]]):
-    if not options:
-        yield ()
-        return
-    for head in options[0]:
-        for tail in _product(options[1:]):
-            yield (head,) + tail
+@lru_cache(maxsize=None)
+def _masks(kinds: tuple[int, ...], free: tuple[int, ...], allowed: tuple[bool, ...], wilds: int,
+           first: int) -> tuple[tuple[bool, ...], ...]:
+    """Wild masks for a shape: ``free[p]`` naturals of ``kinds[p]`` left, ``allowed[p]`` a wild may be it.
+
+    Identical kinds differ only by how many are natural, so masks put naturals first within a kind."""
+    options = [([False] if free[p] else []) + ([True] if allowed[p] and wilds else []) for p in range(len(kinds))]
+    out = []
+    for wild in product(*options):
+        used = Counter(k for k, w in zip(kinds, wild) if not w)
+        if first not in used or sum(wild) > wilds or any(used[k] > free[kinds.index(k)] for k in used):
+            continue
+        canonical = tuple(w for _, w in sorted(zip(kinds, wild)))
+        if canonical not in out:
+            out.append(canonical)
+    return tuple(out)
 
 
 def _choose(items: list[int], n: int, repeat: bool, start: int = 0):

@@ -169,7 +169,7 @@ def _naive(tiles: list[str], wilds: int, win: str | None, win_wild: bool) -> set
                 if win_wild:
                     roles += sorted({c for c, w in pairs if w})
                 if win is None and not win_wild:
-                    roles = [None]
+                    roles = [""]
                 for role in roles:
                     results.add(tuple(sorted((sh, p, role if i == index else "")
                                              for i, (sh, _, p) in enumerate(part))))
