@@ -182,7 +182,12 @@ class Daishan(Region):
         else:
             payments = [Payment(win.source, win.player, 3 * amount, "拉杠胡 ×3")]
         seats = list(_blank_seats())
-        seats[win.player] = SeatResult(win.player, amount, self.info.unit, tuple(items))
+        di_sum = sum(i.value for i in items if i.unit == "底")
+        hua_sum = sum(i.value for i in items if i.unit == "花")
+        o = table.options
+        formula = f"({di_sum - 1} + 1) × {o['di']} + {hua_sum} × {o['hua']} = {amount}"
+        seats[win.player] = SeatResult(win.player, amount, self.info.unit, tuple(items),
+                                       {"di": di_sum, "hua": hua_sum, "formula": formula})
         return Result(self.info.key, net_of(payments), tuple(payments), tuple(seats), win.player,
                       self.info.unit, reading.describe())
 

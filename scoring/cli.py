@@ -1,0 +1,94 @@
+"""`mjcam score FILE|-`: score a table record; a readable breakdown, or the result object with --json.
+
+An unreadable file, malformed JSON or an invalid record exits with status 2 and one line on stderr,
+``mjcam score: <problem>``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from scoring import REGIONS, RecordError, score_table
+from scoring.tiles import seat_wind
+
+_WIND_NAMES = {"1z": "East", "2z": "South", "3z": "West", "4z": "North"}
+_METHODS = {"self_draw": "self-drawn", "discard": "on a discard from P{}", "rob_kong": "robbing a kong from P{}"}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE", help="table record (JSON, see table-format.md); - reads standard input")
+    parser.add_argument("--json", action="store_true", help="print the result object as JSON")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        record = _read(args.file)
+        result = score_table(record)
+    except (OSError, ValueError) as error:  # RecordError and JSON errors are ValueErrors
+        print(f"mjcam score: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(result, ensure_ascii=False, indent=1))
+    else:
+        print(breakdown(record, result))
+    return 0
+
+
+def _read(path: str) -> Any:
+    try:
+        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
+    except OSError as error:
+        raise OSError(f"cannot read {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path} is not UTF-8 text") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise RecordError(f"{'standard input' if path == '-' else path} is not valid JSON: {error}") from None
+
+
+def breakdown(record: dict, result: dict) -> str:
+    """The result for people: the win, each seat's items and total, the payments and the net."""
+    info = REGIONS[result["rules"]]
+    dealer = record["dealer"]
+    lines = [f"{info.name} {info.name_zh}"]
+    win = record.get("win")
+    if win is None:
+        lines.append(f"No winner: {result.get('note', 'drawn hand')}, nothing is paid.")
+    else:
+        how = _METHODS[win["by"]].format(win.get("from"))
+        lines.append(f"P{win['player']} wins {how} with {win['tile']}"
+                     + (f" ({', '.join(win['flags'])})" if win.get("flags") else ""))
+        if result.get("reading"):
+            lines.append("Reading: " + "  ".join(_block(b) for b in result["reading"]))
+    for seat in result["players"]:
+        if not seat["items"] and not seat["total"]:
+            continue
+        role = " (winner)" if seat["seat"] == result["winner"] else ""
+        wind = _WIND_NAMES[seat_wind(seat["seat"], dealer)]
+        lines.append("")
+        lines.append(f"P{seat['seat']} {wind}{role}: {_number(seat['total'])} {seat['unit']}"
+                     + (f"   {seat['formula']}" if seat.get("formula") else ""))
+        for item in seat["items"]:
+            lines.append(f"  {_number(item['value']):>5} {item['unit']}  {item['rule']}  ({item['name']})")
+    lines.append("")
+    lines.append(f"Payments ({result['unit']}):" if result["payments"] else "Payments: none")
+    for p in result["payments"]:
+        lines.append(f"  P{p['from']} → P{p['to']}  {_number(p['amount']):>4}  {p['reason']}")
+    lines.append("Net: " + "  ".join(f"P{i} {n:+d}" for i, n in enumerate(result["net"])))
+    return "\n".join(lines)
+
+
+def _block(block: dict) -> str:
+    text = block["tiles"] + ("*" if block.get("melded") else "")
+    if "wilds" in block:
+        text += f"[wild {block['wilds']}]"
+    if "winning_tile" in block:
+        text += f"<{block['winning_tile']}"
+    return text
+
+
+def _number(value: int | float) -> str:
+    return f"{value:g}" if isinstance(value, float) else str(value)

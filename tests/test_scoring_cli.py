@@ -1,0 +1,69 @@
+"""`mjcam score` as installed (`pip install -e .`): breakdown, --json, stdin, and one-line errors with status 2."""
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+MJCAM = Path(sys.executable).parent / "mjcam"
+EXAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "rules" / "examples"
+
+
+def mjcam(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([str(MJCAM), "score", *args], input=stdin, capture_output=True, text=True, timeout=60)
+
+
+def test_json_result_object_on_an_example():
+    done = mjcam("--json", str(EXAMPLES / "W1.json"))
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert result["rules"] == "wenling" and result["net"] == [-15, 48, -15, -18]
+    assert {"from", "to", "amount", "reason"} <= set(result["payments"][0])
+    seat = result["players"][1]
+    assert seat["seat"] == 1 and seat["total"] == 160
+    assert {"name", "name_zh", "rule", "value", "unit", "citation"} <= set(seat["items"][0])
+
+
+@pytest.mark.parametrize("name", ["W1", "W3", "W6", "D1", "D2", "D4"])
+def test_json_net_of_every_example(name):
+    done = mjcam("--json", str(EXAMPLES / f"{name}.json"))
+    assert json.loads(done.stdout)["net"] == json.loads((EXAMPLES / f"{name}.json").read_text())["expected_net"]
+
+
+def test_readable_breakdown():
+    done = mjcam(str(EXAMPLES / "D1.json"))
+    assert done.returncode == 0
+    assert "P1 South (winner): 14 分" in done.stdout
+    assert "对对胡" in done.stdout and "(4 + 1) × 2 + 4 × 1 = 14" in done.stdout
+    assert done.stdout.rstrip().endswith("Net: P0 -14  P1 +42  P2 -14  P3 -14")
+
+
+def test_standard_input():
+    done = mjcam("--json", "-", stdin=(EXAMPLES / "D2.json").read_text())
+    assert json.loads(done.stdout)["net"] == [0, 11, -11, 0]
+
+
+def error_line(done: subprocess.CompletedProcess) -> str:
+    assert done.returncode == 2 and done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("mjcam score: ")
+    return lines[0]
+
+
+def test_invalid_record():
+    record = json.loads((EXAMPLES / "D1.json").read_text())
+    record["players"][1]["concealed"] = "555888m11z0m"
+    assert "unknown tile '0m'" in error_line(mjcam("-", stdin=json.dumps(record)))
+
+
+def test_missing_file():
+    assert "cannot read /no/such/table.json" in error_line(mjcam("/no/such/table.json"))
+
+
+def test_malformed_json():
+    assert "is not valid JSON" in error_line(mjcam("-", stdin="{\"rules\": "))
+
+
+def test_not_an_object():
+    assert "must be a JSON object" in error_line(mjcam("-", stdin="[1, 2]"))
