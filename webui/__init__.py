@@ -7,6 +7,7 @@ vanilla JS and CSS from ``static/``, no build step, nothing from the internet).
 from __future__ import annotations
 
 import threading
+from pathlib import Path
 from typing import Any
 
 from flask import Flask
@@ -17,40 +18,58 @@ MULTIPART_ALLOWANCE = 64 * 1024
 """Room for the multipart envelope and form fields around a photo of the full 20 MB."""
 
 
+class ModelError(RuntimeError):
+    """The tile models cannot be loaded, with one line saying why."""
+
+
 class Services:
     """What the views share: the tile detector (loaded on first use unless given) and the optional camera."""
 
-    def __init__(self, detector: Any = None, camera: Any = None) -> None:
+    def __init__(self, detector: Any, camera: Any, models: tuple[Path, Path]) -> None:
         self._detector = detector
+        self._models = models
         self._lock = threading.Lock()
         self.camera = camera
 
     @property
     def detector(self) -> Any:
-        """The `TileDetector`; loading the bundled models the first time (thread-safe)."""
+        """The `TileDetector`, loading the models the first time (thread-safe); ModelError when they cannot be."""
         if self._detector is None:
             with self._lock:
                 if self._detector is None:
-                    from vision.detector import TileDetector
-
-                    self._detector = TileDetector()
+                    self._detector = _load_detector(*self._models)
         return self._detector
 
 
+def _load_detector(detector_model: Path, classifier_model: Path) -> Any:
+    from vision.detector import TileDetector
+
+    for path in (detector_model, classifier_model):
+        if not path.is_file():
+            raise ModelError(f"the tile models cannot be loaded: {path} is missing")
+    try:
+        return TileDetector(detector_model, classifier_model)
+    except Exception as error:  # ONNX Runtime's errors share no public base class
+        raise ModelError(f"the tile models cannot be loaded: {str(error).splitlines()[0]}") from None
+
+
 def create_app(detector: Any = None, config: dict[str, Any] | None = None) -> Flask:
-    """The Flask application: ``detector`` is a `TileDetector` (default: the bundled models, loaded on
-    first use); ``config`` updates Flask's config, and its ``CAMERA`` entry (a `webui.camera.Camera`) adds
-    the mounted-webcam endpoints' source.
+    """The Flask application: ``detector`` is a `TileDetector` (default: one on the ``DETECTOR_MODEL`` and
+    ``CLASSIFIER_MODEL`` of the config, the bundled models unless set, loaded on first use); ``config``
+    updates Flask's config, and its ``CAMERA`` entry (a `webui.camera.Camera`) is the mounted webcam.
     """
+    from vision.detector import CLASSIFIER_MODEL, DETECTOR_MODEL
     from webui.api import api
     from webui.pages import pages
 
     app = Flask(__name__)
-    app.config.update(MAX_CONTENT_LENGTH=MAX_BYTES + MULTIPART_ALLOWANCE, CAMERA=None)
+    app.config.update(MAX_CONTENT_LENGTH=MAX_BYTES + MULTIPART_ALLOWANCE, CAMERA=None,
+                      DETECTOR_MODEL=DETECTOR_MODEL, CLASSIFIER_MODEL=CLASSIFIER_MODEL)
     app.config.update(config or {})
     app.json.ensure_ascii = False
     app.json.sort_keys = False
-    app.extensions["mjcam"] = Services(detector, app.config["CAMERA"])
+    models = (Path(app.config["DETECTOR_MODEL"]), Path(app.config["CLASSIFIER_MODEL"]))
+    app.extensions["mjcam"] = Services(detector, app.config["CAMERA"], models)
     app.register_blueprint(api)
     app.register_blueprint(pages)
     return app

@@ -11,6 +11,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from scoring import REGIONS, RecordError, score_table
 from vision.images import MAX_BYTES, ImageError, Photo, decode_photo
+from webui import ModelError
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -53,8 +54,8 @@ def health() -> Any:
     """``{"ok": true, "model": {...}}`` once the tile models are loaded; 503 when they cannot be."""
     try:
         model = _services().detector.model_info
-    except (OSError, ValueError, RuntimeError) as error:  # missing or unreadable model files
-        return jsonify(ok=False, model=None, error=f"the tile models cannot be loaded: {error}"), 503
+    except ModelError as error:
+        return jsonify(ok=False, model=None, error=str(error)), 503
     camera = _services().camera
     return jsonify(ok=True, model=model, rules=list(REGIONS), camera=camera is not None)
 

@@ -37,7 +37,7 @@ def _fail(message: str) -> int:
 def run(args: argparse.Namespace) -> int:
     import waitress
 
-    from webui import create_app
+    from webui import ModelError, create_app
     from webui.camera import Camera, CameraError, parse_source
 
     if not 0 <= args.port <= 65535:
@@ -51,8 +51,8 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(config={"CAMERA": camera})
     try:
         model = app.extensions["mjcam"].detector.model_info
-    except (OSError, ValueError, RuntimeError) as error:
-        return _fail(f"the tile models cannot be loaded: {error}")
+    except ModelError as error:
+        return _fail(str(error))
     try:
         server = waitress.create_server(app, host=args.host, port=args.port, threads=args.threads,
                                         max_request_body_size=UPLOAD_BODY_LIMIT, ident="mjcam")

@@ -1,6 +1,6 @@
 // The table page: capture a hand, correct it, fill in what a photo cannot show, read the score.
 // Everything goes through the JSON API (/api/detect, /api/score, /api/camera…); no framework, no build.
-import { FLAG_NAMES, CONTEXT_FIELDS, MELD_KINDS, STRINGS } from "./i18n.js";
+import { CONTEXT_FIELDS, FLAG_NAMES, MELD_KINDS, STRINGS, needInChinese } from "./i18n.js";
 import { TILE_CODES, formatTiles, isTile, tileButton, tileName } from "./tiles.js";
 
 const DOUBTFUL = 0.5; // a detection below this confidence is marked doubtful
@@ -141,34 +141,41 @@ function meldRecord(meld) {
   return out;
 }
 
-/** The reader's hand (a table-record player part plus win_tile and groups) as hand tiles linked to detections. */
-function handFromReading(reading, detections) {
+/** Codes of a tile string: "123m55z" -> ["1m","2m","3m","5z","5z"]. */
+function codesOf(text) {
+  return (text.match(/\d+[mpszf]/g) || []).flatMap((run) => [...run.slice(0, -1)].map((d) => d + run.at(-1)));
+}
+
+/**
+ * The reader's hand as hand tiles linked to detections. ``reading`` is the player's part of a table record
+ * plus ``win_tile`` and ``groups`` ([{kind: concealed|winning|meld|flowers, tiles: [detection index], meld}]);
+ * ``codes`` gives each detection's tile as the reader used it (null: dropped).
+ */
+function handFromReading(reading, codes) {
   const h = emptyHand();
   if (!reading) return h;
   const used = new Set();
-  const link = (code, indices) => {
-    const pool = indices ?? detections.map((_, i) => i);
-    const det = pool.find((i) => !used.has(i) && detections[i] && [code, "back"].includes(detections[i].tile));
+  const indicesOf = (kind, meld = null) =>
+    (reading.groups || []).filter((g) => g.kind === kind && (meld === null || g.meld === meld)).flatMap((g) => g.tiles);
+  const link = (code, pool) => {
+    const det = pool.find((i) => !used.has(i) && [code, "back"].includes(codes[i]));
     if (det === undefined) return { code, det: null };
     used.add(det);
     return { code, det };
   };
-  const groups = reading.groups || {};
-  const codesOf = (text) => (text.match(/\d+[mpszf]/g) || []).flatMap(([...run]) => {
-    const suit = run.pop();
-    return run.map((d) => d + suit);
-  });
-  if (reading.win_tile) h.win = link(reading.win_tile, groups.win_tile !== undefined ? [groups.win_tile].flat() : undefined);
   const concealed = codesOf(reading.concealed || "");
-  if (h.win && concealed.includes(h.win.code)) concealed.splice(concealed.indexOf(h.win.code), 1);
-  h.concealed = concealed.map((code) => link(code, groups.concealed));
-  h.melds = (reading.melds || []).map((m, i) => ({
-    kind: meldKind(m),
-    tiles: codesOf(m.tiles).map((code) => link(code, groups.melds?.[i])),
-    from: m.from ?? null,
-    auto: false,
-  }));
-  h.flowers = codesOf(reading.flowers || "").map((code) => link(code, groups.flowers));
+  if (reading.win_tile && concealed.includes(reading.win_tile)) {
+    concealed.splice(concealed.indexOf(reading.win_tile), 1);
+    h.win = link(reading.win_tile, indicesOf("winning"));
+  }
+  h.concealed = concealed.map((code) => link(code, indicesOf("concealed")));
+  h.melds = (reading.melds || []).map((m, i) => {
+    const pool = indicesOf("meld", i);
+    // a kong shown all face down comes without tiles: one face-down tile per detection, to be named
+    const tiles = m.tiles ? codesOf(m.tiles).map((code) => link(code, pool)) : pool.map((det) => ({ code: "back", det }));
+    return { kind: meldKind(m), tiles, from: m.from ?? null, auto: false };
+  });
+  h.flowers = codesOf(reading.flowers || "").map((code) => link(code, indicesOf("flowers")));
   return h;
 }
 
@@ -388,7 +395,8 @@ function renderReaderNotes() {
   suggestions.forEach((s) => {
     const item = document.createElement("li");
     const text = document.createElement("span");
-    text.textContent = `${suggestionText(s)} (${Math.round((s.probability ?? 0) * 100)}%)`;
+    text.textContent = `${suggestionText(s)} (${Math.round(s.probability * 100)}%)`;
+    text.title = s.text;
     const accept = document.createElement("button");
     accept.type = "button";
     accept.className = "button small primary";
@@ -402,34 +410,31 @@ function renderReaderNotes() {
   $("need-list").replaceChildren(
     ...needs.map((need) => {
       const item = document.createElement("li");
-      const key = typeof need === "string" ? need : need.key;
-      item.textContent = STRINGS[state.lang][`need_${key}`] ?? need.text ?? need.message ?? key;
+      item.textContent = state.lang === "zh" ? needInChinese(need.key) ?? need.question : need.question;
+      item.classList.toggle("required", need.required);
       return item;
     }),
   );
 }
 
+/** A suggestion in the page's language, from its changes: "三筒 → 五筒, remove 八萬". */
 function suggestionText(s) {
-  if (s.text) return s.text;
-  const changes = (s.changes || []).map((c) =>
-    c.to ? `${tileName(c.from, state.lang)} → ${tileName(c.to, state.lang)}` : t("drop_tile", { tile: tileName(c.from, state.lang) }),
-  );
-  return changes.join(", ") || t("suggestion");
+  const tiles = state.photos[state.seat].tiles;
+  return s.changes
+    .map((c) => {
+      const from = tileName(tiles[c.index].tile, state.lang);
+      return c.tile ? `${from} → ${tileName(c.tile, state.lang)}` : t("drop_tile", { tile: from });
+    })
+    .join(", ");
 }
 
+/** Take the reader's corrected hand: the changed detections read as suggested, dropped ones left out. */
 function acceptSuggestion(s) {
   const photo = state.photos[state.seat];
-  if (s.hand) {
-    state.hands[state.seat] = handFromReading(s.hand, photo.tiles);
-  } else {
-    for (const change of s.changes || []) {
-      const found = findDetection(state.seat, change.index);
-      if (!found) continue;
-      if (change.to) found.tile.code = change.to;
-      else takeTile(hand(), found.gid, found.index);
-    }
-  }
-  photo.suggestions = photo.suggestions.filter((other) => other !== s);
+  const codes = photo.tiles.map((d) => d.tile);
+  for (const change of s.changes) codes[change.index] = change.tile;
+  state.hands[state.seat] = handFromReading({ ...s.hand, win_tile: s.win_tile, groups: photo.groups }, codes);
+  photo.suggestions = [];
   render();
 }
 
@@ -658,8 +663,12 @@ function openTileEditor(gid, index) {
     render();
   };
   buildPalette((code) => {
+    const meld = gid.startsWith("meld:") ? h.melds[Number(gid.slice(5))] : null;
+    if (meld && tile.code === "back" && meld.kind.startsWith("kong")) {
+      meld.tiles.forEach((other) => other.code === "back" && (other.code = code)); // naming one names the kong
+    }
     tile.code = code;
-    if (gid.startsWith("meld:")) guessMeldKind(h.melds[Number(gid.slice(5))]);
+    if (meld) guessMeldKind(meld);
     dialog.close();
     render();
   }, likelyOf(tile.det));
@@ -768,8 +777,9 @@ async function requestReading(seat, url, endpoint, form) {
   if (!response.ok) return setStatus(body.error, true);
   const old = state.photos[seat];
   if (old?.url.startsWith("blob:")) URL.revokeObjectURL(old.url);
-  state.photos[seat] = { url, width: body.width, height: body.height, tiles: body.tiles, suggestions: body.suggestions, needs: body.needs };
-  state.hands[seat] = handFromReading(body.hand, body.tiles);
+  const groups = body.hand?.groups || [];
+  state.photos[seat] = { url, width: body.width, height: body.height, tiles: body.tiles, groups, suggestions: body.suggestions, needs: body.needs };
+  state.hands[seat] = handFromReading(body.hand, body.tiles.map((d) => d.tile));
   if (state.hands[seat].win && !state.winnerChosen) state.winner = seat;
   state.seat = seat;
   const doubtful = body.tiles.filter((d) => d.confidence < DOUBTFUL).length;

@@ -253,3 +253,23 @@ export const MELD_KINDS = {
   kong_concealed: { type: "kong", flag: "concealed", claimed: false },
   whirlwind: { type: "whirlwind", claimed: false },
 };
+
+/** The reader's `needs` keys (table-record paths) in Chinese; null for a key not known here. */
+export function needInChinese(key) {
+  const meld = key.match(/^melds\.(\d+)\.(tiles|from)$/);
+  if (meld) {
+    const n = Number(meld[1]) + 1;
+    return meld[2] === "tiles" ? `副露${n}：请点背面朝上的牌，选出是哪张` : `副露${n}：是吃碰谁的牌`;
+  }
+  const known = {
+    "win.by": "和法：自摸、点炮还是抢杠",
+    "win.from": "谁放炮（或被抢杠）",
+    "win.tile": "哪张是和牌张",
+    "win.flags": "特殊情况（杠上开花、海底等）",
+    indicator: "翻出的指示牌（得、金或宝）",
+    dealer: "谁是庄家",
+    dealer_streak: "连庄次数",
+    "context.bao": "是否包三家",
+  };
+  return known[key] ?? null;
+}

@@ -1,0 +1,113 @@
+"""The mounted webcam: stillness, one capture per still hand, a video file played like a camera."""
+import time
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.table_video import VALID_IMAGES, write_table_video
+from webui.camera import Camera, CameraError, StillnessSettings, changed_fraction, parse_source, small_grey
+
+PHOTOS = sorted(VALID_IMAGES.glob("hand_00*.jpg"))[:2]
+
+
+def picture(seed: int) -> np.ndarray:
+    """A 320×240 frame of coarse random blocks, different for each seed."""
+    blocks = np.random.default_rng(seed).integers(0, 256, (6, 8, 3), np.uint8)
+    return cv2.resize(blocks, (320, 240), interpolation=cv2.INTER_NEAREST)
+
+
+def test_parse_source():
+    assert parse_source("0") == 0
+    assert parse_source("table.avi") == "table.avi"
+    assert parse_source("rtsp://cam/stream") == "rtsp://cam/stream"
+
+
+def test_changed_fraction():
+    a = small_grey(picture(1))
+    assert changed_fraction(a, a, 20) == 0.0
+    assert changed_fraction(a, small_grey(picture(2)), 20) > 0.5
+    assert changed_fraction(a, a[:10], 20) == 1.0
+
+
+@pytest.fixture
+def video(tmp_path):
+    path = tmp_path / "table.avi"
+    write_table_video(path, PHOTOS, fps=10, still_seconds=1.5, sweep_seconds=0.5)
+    return path
+
+
+def test_missing_file_is_one_line():
+    with pytest.raises(CameraError, match=r"^camera source nowhere\.avi: no such file"):
+        Camera("nowhere.avi")
+
+
+def test_unreadable_file_is_one_line(tmp_path):
+    bogus = tmp_path / "notes.avi"
+    bogus.write_text("not a video")
+    with pytest.raises(CameraError, match="OpenCV cannot open it"):
+        Camera(str(bogus))
+
+
+def test_still_picture_is_captured_once_after_a_second(video):
+    camera = Camera(str(video))
+    frame = picture(1)
+    captures = [camera.process(frame, t / 10) for t in range(30)]  # 3 s of the same picture at 10 fps
+    assert [i for i, c in enumerate(captures) if c is not None] == [10]  # at 1.0 s, once
+    jpeg, photo = camera.capture(captures[10])
+    assert cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR).shape == (240, 320, 3)
+    assert (photo.width, photo.height) == (320, 240)
+
+
+def test_motion_resets_and_only_a_new_picture_is_captured(video):
+    camera = Camera(str(video), StillnessSettings(still_seconds=0.5))
+    now = 0.0
+
+    def show(frame, seconds):
+        nonlocal now
+        ids = []
+        for _ in range(round(seconds * 10)):
+            ids.append(camera.process(frame, now))
+            now += 0.1
+        return [i for i in ids if i is not None]
+
+    assert show(picture(1), 1) == [1]
+    assert show(picture(1), 0.3) == []  # a moment of motion…
+    for seed in (7, 8, 9):
+        assert show(picture(seed), 0.1) == []
+    assert show(picture(1), 1) == []  # …then the same picture again: no new capture
+    assert show(picture(5), 0.3) == []  # a new picture, not still long enough yet
+    assert show(picture(5), 1) == [2]
+
+
+def test_noise_below_threshold_counts_as_still(video):
+    camera = Camera(str(video))
+    base = picture(3)
+    noisy = [cv2.add(base, np.full_like(base, k % 3)) for k in range(15)]
+    assert [c for k, frame in enumerate(noisy) if (c := camera.process(frame, k / 10)) is not None] == [1]
+
+
+def test_capture_now_and_status(video):
+    camera = Camera(str(video))
+    assert camera.capture_now() is None
+    assert camera.frame_jpeg() is None
+    camera.process(picture(1), 0.0)
+    assert camera.capture_now() == 1
+    assert camera.frame_jpeg()[:3] == b"\xff\xd8\xff"
+    status = camera.status()
+    assert status["capture"] == 1 and status["frames"] == 1 and status["size"] == [320, 240]
+
+
+def test_video_file_plays_like_a_camera_and_captures_each_hand(video):
+    camera = Camera(str(video)).start()
+    deadline = time.monotonic() + 30
+    while not camera.status()["ended"] and time.monotonic() < deadline:
+        time.sleep(0.1)
+    status = camera.status()
+    camera.stop()
+    assert status["ended"] and not status["running"]
+    assert status["frames"] == 2 * (5 + 15)
+    assert status["capture"] == 2  # one capture per photo held still
+    for capture_id in (1, 2):
+        jpeg, photo = camera.capture(capture_id)
+        assert (photo.width, photo.height) == (640, 480)
