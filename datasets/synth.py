@@ -475,12 +475,18 @@ class _View:
 
 def _random_view(rng: Rng, standing: bool) -> _View:
     """A camera for a standing row sees the faces from in front and not too high; lying hands are
-    seen from anywhere."""
+    seen from any side when the camera is high, from in front or behind (±50°) when it is low, as
+    nobody photographs a row end-on."""
     if standing:
         elevation, azimuth = rng.uniform(24, 58), rng.uniform(-38, 38)
     else:
-        elevation = rng.uniform(62, 89) if rng.random() < 0.4 else rng.uniform(25, 62)
-        azimuth = rng.normal(0, 20) if rng.random() < 0.45 else rng.uniform(-180, 180)
+        elevation = rng.uniform(60, 89) if rng.random() < 0.4 else rng.uniform(25, 60)
+        if rng.random() < 0.45:
+            azimuth = rng.normal(0, 20)
+        elif elevation > 55:
+            azimuth = rng.uniform(-180, 180)
+        else:
+            azimuth = rng.uniform(-50, 50) + (180 if rng.random() < 0.4 else 0)
     roll = rng.normal(0, 5) + (90 * rng.choice([-1, 1]) if rng.random() < 0.12 else 0)
     return _View(elevation, azimuth, roll, rng.uniform(48, 72), rng.uniform(0.6, 0.95))
 
@@ -1039,11 +1045,11 @@ def _paste(image: np.ndarray, mips: list[np.ndarray], quad: np.ndarray, gain: np
     cv2.fillConvexPoly(mask, _to_fixed(quad - [x0, y0]), 255, cv2.LINE_AA, 4)
     alpha = mask.astype(np.float32)[..., None] / 255
     roi = image[y0:y1, x0:x1].astype(np.float32)
-    image[y0:y1, x0:x1] = np.clip(roi + (warped * gain - roi) * alpha, 0, 255).astype(np.uint8)
+    image[y0:y1, x0:x1] = cv2.convertScaleAbs(roi + (warped * gain - roi) * alpha)
 
 
-def _render(bodies: list[Body], cam: _Camera, tiles: _TileSet, light: _Light, background: np.ndarray,
-            tint: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _render(bodies: list[Body], cam: _Camera, tiles: _TileSet, light: _Light,
+            background: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """Draw the bodies far to near over the background; returns the image and an id map
     (3k+1: face of body k, 3k+2: its back, 3k+3: its sides, 0: table)."""
     image = background
@@ -1055,7 +1061,7 @@ def _render(bodies: list[Body], cam: _Camera, tiles: _TileSet, light: _Light, ba
             if normal @ (cam.C - quad3.mean(0)) <= 0:
                 continue
             quad = cam.project(quad3)
-            gain = (light.shade(normal) * tint).astype(np.float32)
+            gain = np.float32(light.shade(normal))
             if body.face is None:
                 cv2.fillConvexPoly(image, _to_fixed(quad), (np.array(body.colour) * gain).tolist(), cv2.LINE_AA, 4)
                 cv2.fillConvexPoly(ids, np.round(quad).astype(np.int32), 3 * k + 3)
@@ -1065,7 +1071,7 @@ def _render(bodies: list[Body], cam: _Camera, tiles: _TileSet, light: _Light, ba
         for normal, parts in _side_quads(body, tiles.face_layer):
             if normal @ (cam.C - parts[0][1].mean(0)) <= 0:
                 continue
-            gain = light.shade(normal) * tint * 0.95
+            gain = light.shade(normal) * 0.95
             for role, quad3 in parts:
                 quad = cam.project(quad3)
                 if body.face is None:
@@ -1120,21 +1126,24 @@ def _glare(rng: Rng, image: np.ndarray, ids: np.ndarray, tiles: list[SceneTile],
         radius = scale * rng.uniform(0.3, 1.5)
         r = int(radius * 3)
         y0, y1, x0, x1 = max(0, cy - r), min(image.shape[0], cy + r), max(0, cx - r), min(image.shape[1], cx + r)
-        yy, xx = np.mgrid[y0:y1, x0:x1]
-        blob = np.exp(-((yy - cy) ** 2 + (xx - cx) ** 2) / (2 * radius ** 2)) * rng.uniform(0.3, 0.8)
+        yy = np.arange(y0, y1, dtype=np.float32)[:, None] - cy
+        xx = np.arange(x0, x1, dtype=np.float32)[None, :] - cx
+        blob = np.exp(-(yy ** 2 + xx ** 2) / np.float32(2 * radius ** 2)) * np.float32(rng.uniform(0.3, 0.8))
         blob *= ids[y0:y1, x0:x1] % 3 == 1
         roi = image[y0:y1, x0:x1].astype(np.float32)
-        image[y0:y1, x0:x1] = np.clip(roi + (255 - roi) * blob[..., None], 0, 255).astype(np.uint8)
+        image[y0:y1, x0:x1] = cv2.convertScaleAbs(roi + (255 - roi) * blob[..., None])
 
 
 def _camera_look(rng: Rng, image: np.ndarray) -> np.ndarray:
-    """Exposure, vignetting, blur, sensor noise and JPEG compression."""
+    """Exposure, colour temperature, vignetting, blur, sensor noise and JPEG compression."""
     height, width = image.shape[:2]
     out = image.astype(np.float32)
     yy = np.linspace(-1, 1, height, dtype=np.float32)[:, None]
     xx = np.linspace(-1, 1, width, dtype=np.float32)[None, :]
     vignette = 1 - rng.uniform(0, 0.35) * (xx ** 2 + yy ** 2) / 2
-    out *= vignette[..., None] * rng.uniform(0.8, 1.15)
+    warm = rng.uniform(-1, 1)
+    colour = np.array([1 - 0.1 * warm, 1.0, 1 + 0.1 * warm], np.float32) * np.float32(rng.uniform(0.8, 1.15))
+    out *= vignette[..., None] * colour
     if rng.random() < 0.6:
         out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.3))
     elif rng.random() < 0.3:
@@ -1334,7 +1343,7 @@ def _background(rng: Rng, cam: _Camera, bodies: list[Body], framed: list[Body]) 
     edges = (edges[0] - [short[0] / 2, 0], edges[1] + [short[0] / 2, short[1]])
     part_lo, part_hi = np.maximum(edges[0], view_lo - 1), np.minimum(edges[1], view_hi + 1)
     if (part_hi - part_lo > 1).all():
-        ppu = min(10.0, 1000 / float(max(part_hi - part_lo)))
+        ppu = min(10.0, 0.9 * max(cam.width, cam.height) / float(max(part_hi - part_lo)))
         framed_pts = np.concatenate([_corners(b)[:, :2] for b in framed])
         clear = (framed_pts.min(0) - 2, framed_pts.max(0) + 2)
         _warp_plane(_table(rng, part_lo, part_hi, ppu, edges, clear), cam, part_lo, part_hi, image)
@@ -1348,10 +1357,8 @@ def _draw(rng: Rng, bodies: list[Body], cam: _Camera,
     light = _random_light(rng)
     tile_px = float(np.median([np.linalg.norm(np.ptp(cam.project(_corners(b)), 0)) for b in framed]))
     _shadows(image, bodies, cam, light, tile_px)
-    warm = rng.uniform(-1, 1)
-    tint = np.array([1 - 0.08 * warm, 1.0, 1 + 0.08 * warm])
     tileset = _TileSet(rng)
-    image, ids = _render(bodies, cam, tileset, light, image, tint)
+    image, ids = _render(bodies, cam, tileset, light, image)
     tiles, owners, mask = _labels(bodies, cam, ids)
     if rng.random() < 0.5:
         _glare(rng, image, ids, tiles, tile_px * 0.5)
