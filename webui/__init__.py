@@ -25,11 +25,14 @@ class ModelError(RuntimeError):
 class Services:
     """What the views share: the tile detector (loaded on first use unless given) and the optional camera."""
 
-    def __init__(self, detector: Any, camera: Any, models: tuple[Path, Path]) -> None:
+    def __init__(self, detector: Any, camera: Any, models: tuple[Path, Path], concurrency: int) -> None:
         self._detector = detector
         self._models = models
         self._lock = threading.Lock()
         self.camera = camera
+        self.reading_slots = threading.BoundedSemaphore(concurrency)
+        """Photos read at once: ONNX Runtime already spreads one photo over every core, so more only queue
+        inside it and hold more memory."""
 
     @property
     def detector(self) -> Any:
@@ -56,20 +59,21 @@ def _load_detector(detector_model: Path, classifier_model: Path) -> Any:
 def create_app(detector: Any = None, config: dict[str, Any] | None = None) -> Flask:
     """The Flask application: ``detector`` is a `TileDetector` (default: one on the ``DETECTOR_MODEL`` and
     ``CLASSIFIER_MODEL`` of the config, the bundled models unless set, loaded on first use); ``config``
-    updates Flask's config, and its ``CAMERA`` entry (a `webui.camera.Camera`) is the mounted webcam.
+    updates Flask's config: ``CAMERA`` (a `webui.camera.Camera`) is the mounted webcam,
+    ``READING_CONCURRENCY`` (default 2) how many photos are read at once.
     """
     from vision.detector import CLASSIFIER_MODEL, DETECTOR_MODEL
     from webui.api import api
     from webui.pages import pages
 
     app = Flask(__name__)
-    app.config.update(MAX_CONTENT_LENGTH=MAX_BYTES + MULTIPART_ALLOWANCE, CAMERA=None,
+    app.config.update(MAX_CONTENT_LENGTH=MAX_BYTES + MULTIPART_ALLOWANCE, CAMERA=None, READING_CONCURRENCY=2,
                       DETECTOR_MODEL=DETECTOR_MODEL, CLASSIFIER_MODEL=CLASSIFIER_MODEL)
     app.config.update(config or {})
     app.json.ensure_ascii = False
     app.json.sort_keys = False
     models = (Path(app.config["DETECTOR_MODEL"]), Path(app.config["CLASSIFIER_MODEL"]))
-    app.extensions["mjcam"] = Services(detector, app.config["CAMERA"], models)
+    app.extensions["mjcam"] = Services(detector, app.config["CAMERA"], models, app.config["READING_CONCURRENCY"])
     app.register_blueprint(api)
     app.register_blueprint(pages)
     return app

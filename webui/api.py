@@ -81,13 +81,17 @@ def read_photo_payload(photo: Photo, rules: str | None, seat: int) -> dict[str, 
     """What `/api/detect` answers for a decoded photo: its size, the tiles as `mjcam detect` gives them and,
     when ``rules`` are given, the grouped hand of ``seat`` with the reader's suggestions and needs.
     """
-    detector = _services().detector
+    services = _services()
+    detector = services.detector
     payload: dict[str, Any] = {"width": photo.width, "height": photo.height}
     if rules is None:
-        return payload | {"tiles": detector.detect(photo).to_json(), "hand": None, "suggestions": [], "needs": []}
+        with services.reading_slots:
+            tiles = detector.detect(photo).to_json()
+        return payload | {"tiles": tiles, "hand": None, "suggestions": [], "needs": []}
     from vision.read import read_hand
 
-    reading = dict(read_hand(photo, detector, rules, seat=seat))
+    with services.reading_slots:
+        reading = dict(read_hand(photo, detector, rules, seat=seat))
     payload["tiles"] = reading.pop("tiles")
     payload["suggestions"] = reading.pop("suggestions", [])
     payload["needs"] = reading.pop("needs", [])

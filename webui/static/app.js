@@ -168,7 +168,9 @@ function handFromReading(reading, codes) {
     concealed.splice(concealed.indexOf(reading.win_tile), 1);
     h.win = link(reading.win_tile, indicesOf("winning"));
   }
-  h.concealed = concealed.map((code) => link(code, indicesOf("concealed")));
+  const inPhoto = indicesOf("concealed");
+  const rank = (tile) => (tile.det === null ? inPhoto.length : inPhoto.indexOf(tile.det));
+  h.concealed = concealed.map((code) => link(code, inPhoto)).sort((a, b) => rank(a) - rank(b)); // as laid out
   h.melds = (reading.melds || []).map((m, i) => {
     const pool = indicesOf("meld", i);
     // a kong shown all face down comes without tiles: one face-down tile per detection, to be named
@@ -347,7 +349,10 @@ function renderOverlay() {
   svg.replaceChildren();
   const ns = "http://www.w3.org/2000/svg";
   const stroke = Math.max(2, Math.max(photo.width, photo.height) / 400);
-  photo.tiles.forEach((d, i) => {
+  const area = ({ box: [x1, y1, x2, y2] }) => (x2 - x1) * (y2 - y1);
+  const order = photo.tiles.map((_, i) => i).sort((a, b) => area(photo.tiles[b]) - area(photo.tiles[a]));
+  for (const i of order) { // larger boxes first, so that a small box overlapping one stays on top to tap
+    const d = photo.tiles[i];
     const linked = findDetection(state.seat, i);
     const code = linked ? linked.tile.code : d.tile;
     const [x1, y1, x2, y2] = d.box;
@@ -359,6 +364,7 @@ function renderOverlay() {
     if (linked && code !== d.tile) classes.push("corrected");
     g.setAttribute("class", classes.join(" "));
     g.dataset.index = i;
+    g.dataset.code = code;
     g.setAttribute("tabindex", "0");
     g.setAttribute("role", "button");
     const name = code === "back" ? t("face_down") : tileName(code, state.lang);
@@ -383,7 +389,7 @@ function renderOverlay() {
       }
     });
     svg.append(g);
-  });
+  }
 }
 
 function renderReaderNotes() {
