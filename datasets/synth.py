@@ -1026,61 +1026,82 @@ def _to_fixed(points: np.ndarray) -> np.ndarray:
     return np.round(points * 16).astype(np.int32)
 
 
-def _paste(image: np.ndarray, mips: list[np.ndarray], quad: np.ndarray, gain: np.ndarray) -> None:
-    """Warp a texture onto a quad of the image (anti-aliased edges), multiplied by ``gain``."""
-    height, width = image.shape[:2]
-    x0, y0 = np.floor(quad.min(0)).astype(int)
-    x1, y1 = np.ceil(quad.max(0)).astype(int) + 1
-    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
-    if x1 <= x0 or y1 <= y0:
-        return
-    span = float(np.linalg.norm(quad[0] - quad[3]))
-    level = 0 if span > TEX_H * 0.6 else 1 if span > TEX_H * 0.3 else 2
-    tex = mips[level]
-    th, tw = tex.shape[:2]
-    src = np.array([[0, 0], [tw, 0], [tw, th], [0, th]], np.float32)
-    M = cv2.getPerspectiveTransform(src, (quad - [x0, y0]).astype(np.float32))
-    warped = cv2.warpPerspective(tex, M, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillConvexPoly(mask, _to_fixed(quad - [x0, y0]), 255, cv2.LINE_AA, 4)
-    alpha = mask.astype(np.float32)[..., None] / 255
-    roi = image[y0:y1, x0:x1].astype(np.float32)
-    image[y0:y1, x0:x1] = cv2.convertScaleAbs(roi + (warped * gain - roi) * alpha)
+class _Canvas:
+    """The image with a depth buffer (inverse depth) and an id map, drawn one planar polygon at a time."""
+
+    def __init__(self, image: np.ndarray, cam: _Camera) -> None:
+        self.image = image
+        self.cam = cam
+        self.ids = np.zeros(image.shape[:2], np.int32)
+        self.depth = np.zeros(image.shape[:2], np.float32)
+        self.k_inv = np.linalg.inv(cam.K)
+
+    def draw(self, quad3: np.ndarray, normal: np.ndarray, id_value: int, colour: np.ndarray | None = None,
+             mips: list[np.ndarray] | None = None, gain: float = 1.0) -> None:
+        """Fill a planar quad (world corners) with a colour or a texture where it is nearer than what
+        is drawn; anti-aliased edges. Texture corners map to quad corners in order."""
+        quad = self.cam.project(quad3)
+        height, width = self.image.shape[:2]
+        x0, y0 = np.floor(quad.min(0)).astype(int)
+        x1, y1 = np.ceil(quad.max(0)).astype(int) + 1
+        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, width), min(y1, height)
+        if x1 <= x0 or y1 <= y0:
+            return
+        local = quad - [x0, y0]
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillConvexPoly(mask, _to_fixed(local), 255, cv2.LINE_AA, 4)
+        # inverse depth is affine in pixel coordinates on a plane
+        n_cam = self.cam.R @ normal
+        plane = (self.k_inv.T @ n_cam) / float(n_cam @ (self.cam.R @ (quad3[0] - self.cam.C)))
+        xs = np.arange(x0, x1, dtype=np.float32)[None, :]
+        ys = np.arange(y0, y1, dtype=np.float32)[:, None]
+        inv_depth = np.float32(plane[0]) * xs + np.float32(plane[1]) * ys + np.float32(plane[2])
+        depth = self.depth[y0:y1, x0:x1]
+        front = inv_depth > depth * np.float32(1.0005)
+        alpha = (mask.astype(np.float32) / 255) * front
+        covered = (mask > 127) & front
+        depth[covered] = inv_depth[covered]
+        self.ids[y0:y1, x0:x1][covered] = id_value
+        if mips is not None:
+            span = float(np.linalg.norm(quad[0] - quad[3]))
+            tex = mips[0 if span > TEX_H * 0.6 else 1 if span > TEX_H * 0.3 else 2]
+            th, tw = tex.shape[:2]
+            src = np.array([[0, 0], [tw, 0], [tw, th], [0, th]], np.float32)
+            M = cv2.getPerspectiveTransform(src, local.astype(np.float32))
+            fill = cv2.warpPerspective(tex, M, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
+                                       borderMode=cv2.BORDER_REPLICATE).astype(np.float32) * np.float32(gain)
+        else:
+            fill = colour.astype(np.float32) * np.float32(gain)
+        roi = self.image[y0:y1, x0:x1].astype(np.float32)
+        self.image[y0:y1, x0:x1] = cv2.convertScaleAbs(roi + (fill - roi) * alpha[..., None])
 
 
 def _render(bodies: list[Body], cam: _Camera, tiles: _TileSet, light: _Light,
             background: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Draw the bodies far to near over the background; returns the image and an id map
-    (3k+1: face of body k, 3k+2: its back, 3k+3: its sides, 0: table)."""
-    image = background
-    ids = np.zeros(image.shape[:2], np.int32)
+    """Draw the bodies (far to near, depth-tested) over the background; returns the image and an id
+    map (3k+1: face of body k, 3k+2: its back, 3k+3: its sides, 0: table)."""
+    canvas = _Canvas(background, cam)
     order = sorted(range(len(bodies)), key=lambda k: -float(np.linalg.norm(bodies[k].center - cam.C)))
     for k in order:
         body = bodies[k]
+        prop = np.array(body.colour, np.float32) if body.face is None else None
         for role, normal, quad3 in _surfaces(body):
             if normal @ (cam.C - quad3.mean(0)) <= 0:
                 continue
-            quad = cam.project(quad3)
-            gain = np.float32(light.shade(normal))
-            if body.face is None:
-                cv2.fillConvexPoly(image, _to_fixed(quad), (np.array(body.colour) * gain).tolist(), cv2.LINE_AA, 4)
-                cv2.fillConvexPoly(ids, np.round(quad).astype(np.int32), 3 * k + 3)
-                continue
-            _paste(image, tiles.face(body.face) if role == "face" else tiles.back, quad, gain)
-            cv2.fillConvexPoly(ids, np.round(quad).astype(np.int32), 3 * k + (1 if role == "face" else 2))
+            shade = light.shade(normal)
+            if prop is not None:
+                canvas.draw(quad3, normal, 3 * k + 3, colour=prop, gain=shade)
+            else:
+                mips = tiles.face(body.face) if role == "face" else tiles.back
+                canvas.draw(quad3, normal, 3 * k + (1 if role == "face" else 2), mips=mips, gain=shade)
         for normal, parts in _side_quads(body, tiles.face_layer):
             if normal @ (cam.C - parts[0][1].mean(0)) <= 0:
                 continue
-            gain = light.shade(normal) * 0.95
+            shade = light.shade(normal) * 0.95
             for role, quad3 in parts:
-                quad = cam.project(quad3)
-                if body.face is None:
-                    colour = np.array(body.colour) * gain
-                else:
-                    colour = (tiles.ivory if role == "face_layer" else tiles.back_colour) * 255 * gain
-                cv2.fillConvexPoly(image, _to_fixed(quad), colour.tolist(), cv2.LINE_AA, 4)
-                cv2.fillConvexPoly(ids, np.round(quad).astype(np.int32), 3 * k + 3)
-    return image, ids
+                colour = prop if prop is not None else (tiles.ivory if role == "face_layer" else tiles.back_colour) * 255
+                canvas.draw(quad3, normal, 3 * k + 3, colour=colour, gain=shade)
+    return canvas.image, canvas.ids
 
 
 def _shadows(image: np.ndarray, bodies: list[Body], cam: _Camera, light: _Light, scale: float) -> None:
@@ -1110,9 +1131,9 @@ def _shadows(image: np.ndarray, bodies: list[Body], cam: _Camera, light: _Light,
     x1, y1 = np.clip(np.ceil(pts.max(0) + 4 * sigma * factor), 0, [width, height]).astype(int)
     if x1 <= x0 or y1 <= y0:
         return
-    full = cv2.resize(shade, (width, height), interpolation=cv2.INTER_LINEAR)[y0:y1, x0:x1]
-    roi = image[y0:y1, x0:x1]
-    roi[:] = (roi * (1 - np.clip(full, 0, 0.8))[..., None]).astype(np.uint8)
+    keep = cv2.resize(255 * (1 - np.clip(shade, 0, 0.8)), (width, height), interpolation=cv2.INTER_LINEAR)
+    keep = cv2.merge([keep[y0:y1, x0:x1].astype(np.uint8)] * 3)
+    image[y0:y1, x0:x1] = cv2.multiply(image[y0:y1, x0:x1], keep, scale=1 / 255)
 
 
 def _glare(rng: Rng, image: np.ndarray, ids: np.ndarray, tiles: list[SceneTile], scale: float) -> None:
@@ -1135,15 +1156,16 @@ def _glare(rng: Rng, image: np.ndarray, ids: np.ndarray, tiles: list[SceneTile],
 
 
 def _camera_look(rng: Rng, image: np.ndarray) -> np.ndarray:
-    """Exposure, colour temperature, vignetting, blur, sensor noise and JPEG compression."""
+    """Exposure, colour temperature, vignetting, blur, sensor noise and JPEG compression (in 8 bits)."""
     height, width = image.shape[:2]
-    out = image.astype(np.float32)
-    yy = np.linspace(-1, 1, height, dtype=np.float32)[:, None]
-    xx = np.linspace(-1, 1, width, dtype=np.float32)[None, :]
-    vignette = 1 - rng.uniform(0, 0.35) * (xx ** 2 + yy ** 2) / 2
     warm = rng.uniform(-1, 1)
-    colour = np.array([1 - 0.1 * warm, 1.0, 1 + 0.1 * warm], np.float32) * np.float32(rng.uniform(0.8, 1.15))
-    out *= vignette[..., None] * colour
+    colour = np.array([1 - 0.1 * warm, 1.0, 1 + 0.1 * warm]) * rng.uniform(0.8, 1.15)
+    lut = np.clip(np.arange(256)[:, None] * colour, 0, 255).astype(np.uint8).reshape(256, 1, 3)
+    out = cv2.LUT(image, lut)
+    yy = np.linspace(-1, 1, 32, dtype=np.float32)[:, None]
+    xx = np.linspace(-1, 1, 32, dtype=np.float32)[None, :]
+    vignette = cv2.resize(255 * (1 - rng.uniform(0, 0.35) * (xx ** 2 + yy ** 2) / 2), (width, height))
+    out = cv2.multiply(out, cv2.merge([vignette.astype(np.uint8)] * 3), scale=1 / 255)
     if rng.random() < 0.6:
         out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.4, 1.3))
     elif rng.random() < 0.3:
@@ -1153,15 +1175,14 @@ def _camera_look(rng: Rng, image: np.ndarray) -> np.ndarray:
         out = cv2.filter2D(out, -1, kernel / kernel.sum())
     sigma = rng.uniform(0, 6)
     if sigma > 0.5:
-        grain = np.empty((height, width), np.float32)
+        grain = np.empty((height, width), np.int16)
         cv2.setRNGSeed(int(rng.integers(2 ** 31)))
-        cv2.randn(grain, 0.0, sigma)
-        out += grain[..., None]
+        cv2.randn(grain, 0, sigma)
+        out = cv2.add(out, cv2.merge([grain] * 3), dtype=cv2.CV_8U)
     if rng.random() < 0.15:
         factor = rng.uniform(0.45, 0.8)
         small = cv2.resize(out, (int(width * factor), int(height * factor)), interpolation=cv2.INTER_AREA)
         out = cv2.resize(small, (width, height), interpolation=cv2.INTER_LINEAR)
-    out = np.clip(out, 0, 255).astype(np.uint8)
     ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(45, 96))])
     return cv2.imdecode(data, cv2.IMREAD_COLOR)
 
@@ -1337,13 +1358,15 @@ def _background(rng: Rng, cam: _Camera, bodies: list[Body], framed: list[Body]) 
     center = (lo + hi) / 2
     view_lo, view_hi = np.maximum(hits.min(0), center - 500), np.minimum(hits.max(0), center + 500)
     floor = np.array(rng.choice(_FLOORS), np.float32) * (0.7 + 0.6 * _noise(rng, 48, 48, 6))[..., None]
-    image = _warp_plane(np.clip(floor, 0, 255).astype(np.uint8), cam, view_lo, view_hi)
+    small = _Camera(np.diag([0.25, 0.25, 1]) @ cam.K, cam.R, cam.C, cam.width // 4 + 1, cam.height // 4 + 1)
+    image = cv2.resize(_warp_plane(np.clip(floor, 0, 255).astype(np.uint8), small, view_lo, view_hi),
+                       (cam.width, cam.height), interpolation=cv2.INTER_LINEAR)
     edges = (lo - rng.uniform(4, 40, 2), hi + rng.uniform(4, 40, 2))
     short = np.maximum(0, rng.uniform(85, 120) - (edges[1] - edges[0]))
     edges = (edges[0] - [short[0] / 2, 0], edges[1] + [short[0] / 2, short[1]])
     part_lo, part_hi = np.maximum(edges[0], view_lo - 1), np.minimum(edges[1], view_hi + 1)
     if (part_hi - part_lo > 1).all():
-        ppu = min(10.0, 0.9 * max(cam.width, cam.height) / float(max(part_hi - part_lo)))
+        ppu = min(10.0, 0.75 * max(cam.width, cam.height) / float(max(part_hi - part_lo)))
         framed_pts = np.concatenate([_corners(b)[:, :2] for b in framed])
         clear = (framed_pts.min(0) - 2, framed_pts.max(0) + 2)
         _warp_plane(_table(rng, part_lo, part_hi, ppu, edges, clear), cam, part_lo, part_hi, image)

@@ -9,7 +9,9 @@ import cv2
 import numpy as np
 import pytest
 
-from datasets.synth import REGIONS, Scene, generate_scene, main, write_yolo
+from datasets.synth import REGIONS, Scene, generate_scene, main, random_hand, write_yolo
+from scoring import REGIONS as SCORED_REGIONS
+from scoring import is_winning_hand
 from scoring.tiles import parse_tiles
 from vision.detections import CLASS_NAMES
 
@@ -113,6 +115,15 @@ def test_hands_are_legal_winning_hands_of_their_region():
             assert all(t[1] == "f" for t in flowers)
         if s.region == "baicheng":
             assert not flowers and {t[1] for t in in_hand} >= {"m", "p", "s"}
+
+
+def test_the_scorer_accepts_every_hand_of_the_regions_it_implements():
+    assert SCORED_REGIONS
+    for region in SCORED_REGIONS:
+        rng = np.random.default_rng(0)
+        for _ in range(100):
+            record = random_hand(rng, region).record()
+            assert is_winning_hand(region, record["concealed"], record["melds"], flowers=record["flowers"]), record
 
 
 def test_every_meld_kind_and_sideways_position_occurs_across_fifty_seeds():
