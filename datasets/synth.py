@@ -971,20 +971,34 @@ def _clutter(rng: Rng, tex: np.ndarray, ppu: float, clear_lo: np.ndarray, clear_
 
 @dataclass(frozen=True)
 class _Light:
-    direction: np.ndarray
+    """A lamp above the table plus ambient light; brightness 1 on the table at ``center``."""
+
+    position: np.ndarray
+    center: np.ndarray
     ambient: float
     diffuse: float
     shadow: float
 
-    def shade(self, normal: np.ndarray) -> float:
-        return self.ambient + self.diffuse * max(0.0, float(normal @ self.direction))
+    @property
+    def direction(self) -> np.ndarray:
+        """Towards the lamp from the scene's centre."""
+        to = self.position - self.center
+        return to / np.linalg.norm(to)
+
+    def shade(self, normal: np.ndarray, points: np.ndarray) -> np.ndarray:
+        """Brightness of a surface with this normal at each point (N, 3)."""
+        to = self.position - points
+        dist = np.linalg.norm(to, axis=-1)
+        falloff = (np.linalg.norm(self.position - self.center) / dist) ** 2
+        return self.ambient + self.diffuse * np.maximum(0.0, (to @ normal) / dist) * falloff
 
 
-def _random_light(rng: Rng) -> _Light:
+def _random_light(rng: Rng, center: np.ndarray) -> _Light:
     el, az = math.radians(rng.uniform(35, 85)), rng.uniform(-math.pi, math.pi)
     direction = np.array([math.cos(el) * math.cos(az), math.cos(el) * math.sin(az), math.sin(el)])
     ambient = rng.uniform(0.5, 0.7)
-    return _Light(direction, ambient, (1.02 - ambient) / max(0.5, math.sin(el)), rng.uniform(0.3, 0.6))
+    return _Light(center + direction * rng.uniform(60, 250), center, ambient,
+                  (1.02 - ambient) / math.sin(el), rng.uniform(0.3, 0.6))
 
 
 def _surfaces(body: Body) -> list[tuple[str, np.ndarray, np.ndarray]]:
@@ -1036,10 +1050,11 @@ class _Canvas:
         self.depth = np.zeros(image.shape[:2], np.float32)
         self.k_inv = np.linalg.inv(cam.K)
 
-    def draw(self, quad3: np.ndarray, normal: np.ndarray, id_value: int, colour: np.ndarray | None = None,
-             mips: list[np.ndarray] | None = None, gain: float = 1.0) -> None:
+    def draw(self, quad3: np.ndarray, normal: np.ndarray, id_value: int, gain: np.ndarray,
+             colour: np.ndarray | None = None, mips: list[np.ndarray] | None = None) -> None:
         """Fill a planar quad (world corners) with a colour or a texture where it is nearer than what
-        is drawn; anti-aliased edges. Texture corners map to quad corners in order."""
+        is drawn; anti-aliased edges. Texture corners map to quad corners in order; ``gain`` is the
+        brightness at each corner (blended across a texture, averaged for a colour)."""
         quad = self.cam.project(quad3)
         height, width = self.image.shape[:2]
         x0, y0 = np.floor(quad.min(0)).astype(int)
@@ -1066,12 +1081,13 @@ class _Canvas:
             span = float(np.linalg.norm(quad[0] - quad[3]))
             tex = mips[0 if span > TEX_H * 0.6 else 1 if span > TEX_H * 0.3 else 2]
             th, tw = tex.shape[:2]
+            lit = cv2.resize(np.float32([[gain[0], gain[1]], [gain[3], gain[2]]]), (tw, th))
             src = np.array([[0, 0], [tw, 0], [tw, th], [0, th]], np.float32)
             M = cv2.getPerspectiveTransform(src, local.astype(np.float32))
-            fill = cv2.warpPerspective(tex, M, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
-                                       borderMode=cv2.BORDER_REPLICATE).astype(np.float32) * np.float32(gain)
+            fill = cv2.warpPerspective(tex.astype(np.float32) * lit[..., None], M, (x1 - x0, y1 - y0),
+                                       flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
         else:
-            fill = colour.astype(np.float32) * np.float32(gain)
+            fill = colour.astype(np.float32) * np.float32(np.mean(gain))
         roi = self.image[y0:y1, x0:x1].astype(np.float32)
         self.image[y0:y1, x0:x1] = cv2.convertScaleAbs(roi + (fill - roi) * alpha[..., None])
 
@@ -1088,19 +1104,18 @@ def _render(bodies: list[Body], cam: _Camera, tiles: _TileSet, light: _Light,
         for role, normal, quad3 in _surfaces(body):
             if normal @ (cam.C - quad3.mean(0)) <= 0:
                 continue
-            shade = light.shade(normal)
+            shade = light.shade(normal, quad3)
             if prop is not None:
-                canvas.draw(quad3, normal, 3 * k + 3, colour=prop, gain=shade)
+                canvas.draw(quad3, normal, 3 * k + 3, shade, colour=prop)
             else:
                 mips = tiles.face(body.face) if role == "face" else tiles.back
-                canvas.draw(quad3, normal, 3 * k + (1 if role == "face" else 2), mips=mips, gain=shade)
+                canvas.draw(quad3, normal, 3 * k + (1 if role == "face" else 2), shade, mips=mips)
         for normal, parts in _side_quads(body, tiles.face_layer):
             if normal @ (cam.C - parts[0][1].mean(0)) <= 0:
                 continue
-            shade = light.shade(normal) * 0.95
             for role, quad3 in parts:
                 colour = prop if prop is not None else (tiles.ivory if role == "face_layer" else tiles.back_colour) * 255
-                canvas.draw(quad3, normal, 3 * k + 3, colour=colour, gain=shade)
+                canvas.draw(quad3, normal, 3 * k + 3, light.shade(normal, quad3) * 0.95, colour=colour)
     return canvas.image, canvas.ids
 
 
@@ -1373,11 +1388,28 @@ def _background(rng: Rng, cam: _Camera, bodies: list[Body], framed: list[Body]) 
     return image
 
 
+def _lit_center(bodies: list[Body]) -> np.ndarray:
+    center = np.mean([b.center for b in bodies], axis=0)
+    center[2] = 0.0
+    return center
+
+
+def _light_table(image: np.ndarray, cam: _Camera, light: _Light) -> None:
+    """Brighten or darken the table by the lamp's angle and distance at each point."""
+    grid = np.stack(np.meshgrid(np.linspace(0, cam.width, 24), np.linspace(0, cam.height, 18)), -1).reshape(-1, 2)
+    rays = np.c_[grid, np.ones(len(grid))] @ np.linalg.inv(cam.K).T @ cam.R
+    points = cam.C - rays * (cam.C[2] / rays[:, 2:3])
+    gain = np.clip(light.shade(np.array([0.0, 0.0, 1.0]), points), 0.3, 1.25).reshape(18, 24)
+    gain = cv2.resize((gain * 200).astype(np.float32), (cam.width, cam.height), interpolation=cv2.INTER_LINEAR)
+    image[:] = cv2.multiply(image, cv2.merge([gain.astype(np.uint8)] * 3), scale=1 / 200)
+
+
 def _draw(rng: Rng, bodies: list[Body], cam: _Camera,
           framed: list[Body]) -> tuple[np.ndarray, list[SceneTile], list[int], np.ndarray]:
     """Table, shadows, tiles, glare and the camera's look; returns the image, labels, their bodies, mask."""
     image = _background(rng, cam, bodies, framed)
-    light = _random_light(rng)
+    light = _random_light(rng, _lit_center(bodies))
+    _light_table(image, cam, light)
     tile_px = float(np.median([np.linalg.norm(np.ptp(cam.project(_corners(b)), 0)) for b in framed]))
     _shadows(image, bodies, cam, light, tile_px)
     tileset = _TileSet(rng)
