@@ -246,6 +246,13 @@ function showScoreError(message) {
 }
 
 // ---------------------------------------------------------------------------------------- rendering
+/** After the player edits the hand: the reader's notes and suggestions were about its reading, not this. */
+function changed() {
+  const photo = state.photos[state.seat];
+  if (photo) Object.assign(photo, { problems: [], suggestions: [] });
+  render();
+}
+
 function render() {
   renderSeatTabs();
   renderHand();
@@ -263,9 +270,8 @@ function renderSeatTabs() {
     const count = h.concealed.length + (h.win ? 1 : 0) + h.melds.reduce((n, m) => n + m.tiles.length, 0);
     const tab = document.createElement("button");
     tab.type = "button";
-    tab.role = "tab";
     tab.id = `seat-tab-${seat}`;
-    tab.setAttribute("aria-selected", String(seat === state.seat));
+    tab.setAttribute("aria-pressed", String(seat === state.seat));
     tab.innerHTML = `<span>${seatLabel(seat)}</span> <small>${count ? t("n_tiles", { n: count }) : t("blank")}</small>`;
     if (seat === state.winner) tab.insertAdjacentHTML("beforeend", ` <b class="badge">${t("winner_badge")}</b>`);
     if (seat === state.dealer) tab.insertAdjacentHTML("beforeend", ` <b class="badge dealer">${t("dealer_badge")}</b>`);
@@ -411,6 +417,9 @@ function renderReaderNotes() {
     item.append(text, " ", accept);
     list.append(item);
   });
+  const problems = photo?.problems || [];
+  $("problems").hidden = !problems.length;
+  $("problem-list").replaceChildren(...problems.map((text) => Object.assign(document.createElement("li"), { textContent: text })));
   const needs = photo?.needs || [];
   $("needs").hidden = !needs.length;
   $("need-list").replaceChildren(
@@ -558,6 +567,9 @@ function escapeHtml(text) {
 }
 
 function renderScore(result) {
+  const info = region();
+  const how = state.winner === null ? t("no_winner") : `${t("winner")}: ${seatLabel(state.winner)}, ${t(state.by)}`;
+  $("print-summary").textContent = `${info.name_zh} ${info.name} · ${t("dealer")}: ${seatLabel(state.dealer)} · ${how}`;
   $("score-error").hidden = true;
   $("score-body").hidden = false;
   const sign = (v) => (v > 0 ? `+${v}` : String(v));
@@ -650,12 +662,12 @@ function openTileEditor(gid, index) {
     putTile(h, gid === "win" ? "concealed" : "win", takeTile(h, gid, index));
     if (gid !== "win" && !state.winnerChosen) state.winner = state.seat;
     dialog.close();
-    render();
+    changed();
   };
   $("act-remove").onclick = () => {
     takeTile(h, gid, index);
     dialog.close();
-    render();
+    changed();
   };
   const move = $("act-move");
   move.replaceChildren(new Option("—", ""));
@@ -666,7 +678,7 @@ function openTileEditor(gid, index) {
     if (!move.value) return;
     putTile(h, move.value, takeTile(h, gid, index));
     dialog.close();
-    render();
+    changed();
   };
   buildPalette((code) => {
     const meld = gid.startsWith("meld:") ? h.melds[Number(gid.slice(5))] : null;
@@ -676,7 +688,7 @@ function openTileEditor(gid, index) {
     tile.code = code;
     if (meld) guessMeldKind(meld);
     dialog.close();
-    render();
+    changed();
   }, likelyOf(tile.det));
   dialog.showModal();
 }
@@ -700,7 +712,7 @@ function openTileAdder(gid, title, det = null) {
     putTile(hand(), gid, { code, det: link });
     link = null;
     $("tile-dialog-title").textContent = `${t("add_to", { group: title })} — ${t("added", { tiles: groupTiles(hand(), gid).map((x) => tileName(x.code, state.lang)).join(" ") })}`;
-    render();
+    changed();
   }, likelyOf(det));
   dialog.showModal();
 }
@@ -734,7 +746,7 @@ function openMeldEditor(i) {
       meld.kind = kind;
       meld.auto = false;
       $("meld-from").disabled = !spec.claimed;
-      render();
+      changed();
     });
     label.append(radio, " ", t(`kind_${kind}`));
     kinds.append(label);
@@ -744,18 +756,18 @@ function openMeldEditor(i) {
   from.disabled = !MELD_KINDS[meld.kind].claimed;
   from.onchange = () => {
     meld.from = from.value === "" ? null : Number(from.value);
-    render();
+    changed();
   };
   $("meld-break").onclick = () => {
     h.concealed.push(...meld.tiles);
     h.melds.splice(i, 1);
     dialog.close();
-    render();
+    changed();
   };
   $("meld-remove").onclick = () => {
     h.melds.splice(i, 1);
     dialog.close();
-    render();
+    changed();
   };
   dialog.showModal();
 }
@@ -783,8 +795,8 @@ async function requestReading(seat, url, endpoint, form) {
   if (!response.ok) return setStatus(body.error, true);
   const old = state.photos[seat];
   if (old?.url.startsWith("blob:")) URL.revokeObjectURL(old.url);
-  const groups = body.hand?.groups || [];
-  state.photos[seat] = { url, width: body.width, height: body.height, tiles: body.tiles, groups, suggestions: body.suggestions, needs: body.needs };
+  const { groups = [], problems = [] } = body.hand || {};
+  state.photos[seat] = { url, width: body.width, height: body.height, tiles: body.tiles, groups, problems, suggestions: body.suggestions, needs: body.needs };
   state.hands[seat] = handFromReading(body.hand, body.tiles.map((d) => d.tile));
   if (state.hands[seat].win && !state.winnerChosen) state.winner = seat;
   state.seat = seat;
@@ -933,7 +945,7 @@ function setUpControls() {
   });
   $("add-meld").addEventListener("click", () => {
     hand().melds.push({ kind: "pung", tiles: [], from: null, auto: true });
-    render();
+    changed();
     openTileAdder(`meld:${hand().melds.length - 1}`, t("meld_n", { n: hand().melds.length }));
   });
   $("clear-hand").addEventListener("click", () => {

@@ -1,0 +1,76 @@
+"""`mjcam serve`: waitress on localhost, the URL printed, one clear line for what cannot start."""
+import ipaddress
+import json
+import re
+import socket
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+from webui.cli import lan_address
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def serve(*args: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "mjcam.cli", "serve", *args], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def test_serves_on_localhost_and_prints_the_url():
+    process = serve("--port", "0")
+    try:
+        line = process.stdout.readline()
+        url = re.search(r"http://127\.0\.0\.1:(\d+)/", line).group(0)
+        with urllib.request.urlopen(url + "api/health", timeout=30) as response:
+            assert response.headers["Server"] == "mjcam"  # waitress, not Flask's development server
+            assert json.load(response)["ok"] is True
+        with urllib.request.urlopen(url, timeout=30) as response:
+            assert b'capture="environment"' in response.read()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_all_interfaces_print_the_lan_address_when_there_is_one():
+    process = serve("--host", "0.0.0.0", "--port", "0")
+    try:
+        first = process.stdout.readline()
+        assert "http://127.0.0.1:" in first
+        address = lan_address()
+        if address is not None:
+            assert f"http://{address}:" in process.stdout.readline()
+    finally:
+        process.terminate()
+        process.wait(timeout=10)
+
+
+def test_lan_address_is_a_non_loopback_ipv4_or_none():
+    address = lan_address()
+    assert address is None or (ipaddress.IPv4Address(address) and not address.startswith("127."))
+
+
+def run_failing(*args: str) -> str:
+    result = subprocess.run([sys.executable, "-m", "mjcam.cli", "serve", *args], cwd=ROOT, capture_output=True,
+                            text=True, timeout=60)
+    assert result.returncode == 2 and result.stdout == ""
+    lines = result.stderr.strip().split("\n")
+    assert len(lines) == 1 and lines[0].startswith("mjcam serve: ")
+    return lines[0]
+
+
+def test_missing_camera_file():
+    assert "no such file" in run_failing("--camera", "no-such-video.avi")
+
+
+def test_port_in_use():
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        assert "cannot listen on 127.0.0.1" in run_failing("--port", str(taken.getsockname()[1]))
+
+
+def test_bad_port_and_threads():
+    assert "port must be" in run_failing("--port", "70000")
+    assert "threads must be" in run_failing("--threads", "0")
