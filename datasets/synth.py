@@ -7,14 +7,14 @@ colour cast, vignetting, blur, noise and JPEG compression. `generate_scene(seed)
 
 Layout conventions (the grouping step is written against these; "left/right" are the player's):
 
-- **Concealed row**: the player's concealed tiles side by side, nearly touching (gaps ≤ 0.07 tile
+- **Concealed row**: the player's concealed tiles side by side, nearly touching (gaps ≤ 0.08 tile
   widths), either all standing with their faces towards the player or all lying face up with the top
   of each face pointing away from the player.
 - **Winning tile**: at the right end of the concealed row, in the row's pose, set apart by a gap of
   0.4–1.2 tile widths.
 - **Melds**: lying face up, in one line in front of the concealed row (nearer the player), or on the
   row's line to its left, or to its right beyond the winning tile (then at least 1.4 widths away).
-  Groups are ≥ 0.45 tile widths apart; tiles inside a group nearly touch.
+  Groups are ≥ 0.45 tile widths apart; tiles inside a group nearly touch (gaps ≤ 0.1 widths).
   - A claimed meld (chow, pung, exposed kong) has exactly one tile turned 90° (sideways). Its
     position names the seat it was claimed from: left end = 上家 (seat − 1), right end = 下家
     (seat + 1), anywhere between = 对家 (seat + 2). A chow is claimed from 上家 only, so its
@@ -25,15 +25,17 @@ Layout conventions (the grouping step is written against these; "left/right" are
   - A concealed kong (暗杠) is four tiles in a row with the two end tiles face down, or all four face
     down.
 - **Flowers** (and tiles a region lays aside like flowers: Wenling's exposed Whites `5z`, Fuzhou's
-  winds and dragons): a separate short row of face-up tiles beyond the concealed row (further from the
-  player), or on the row's line to the far left or far right, at least 1.2 tile widths from the rest.
+  winds and dragons): a separate short row of face-up tiles beyond the concealed row (0.27–1 tile
+  widths further from the player, more behind a standing row), or on the row's line at least 1.2 tile
+  widths to the left or right of everything else.
 - Sometimes more tiles lie behind the hand (as seen from the camera): a wall of face-down tiles,
   another player's standing row seen from behind, discards or stray tiles. They carry group -1.
 
 Labels: for every tile whose face (or back) shows at least 40 % of its area, the axis-aligned box of
 that face quad in image pixels (clipped to the image), its class (a tile code or ``back``),
 ``sideways`` (turned 90° against its row: a claimed tile), ``up_angle`` (image direction of the
-face's top edge, degrees clockwise from up) and its group. Hands are legal winning hands of the
+face's top edge, degrees clockwise from up), its group and whether it lies on another tile
+(``stacked``). Hands are legal winning hands of the
 region by construction, with at most four of a kind (one of each flower) in the whole scene.
 
 CLI: ``python -m datasets.synth --out DIR --count N --seed S [--region R] [--kind K] [--preview]``
@@ -371,7 +373,6 @@ _POSES: dict[str, tuple[tuple[float, ...], tuple[float, ...]]] = {
     "up_left": ((0, 1, 0), (-1, 0, 0)),
     "up_right": ((0, -1, 0), (1, 0, 0)),
     "down": ((-1, 0, 0), (0, 1, 0)),
-    "down_side": ((0, -1, 0), (-1, 0, 0)),
     "stand": ((1, 0, 0), (0, 0, 1)),
     "stand_back": ((-1, 0, 0), (0, 0, 1)),
 }
@@ -397,7 +398,7 @@ class _Layout:
         ext = np.abs(a) * FACE_W + np.abs(b) * FACE_H + np.abs(n) * self.depth
         return float(ext[0]), float(ext[1]), float(ext[2])
 
-    def tile(self, code: str | None, pose: str, x: float, y: float, *, z: float = 0.0, sideways: bool = False,
+    def tile(self, code: str, pose: str, x: float, y: float, *, z: float = 0.0, sideways: bool = False,
              group: int = -1, yaw: float | None = None) -> Body:
         a, b = (np.array(v, float) for v in _POSES[pose])
         ex, ey, ez = self.extent(pose)
@@ -526,6 +527,7 @@ def _layout_hand(rng: Rng, hand: HandPlan, view: _View, standing: bool, layout: 
             x += gaps[i] if i else 0.0
             x = layout.meld(meld, x, y, layout.group("meld", i), stack_dir)
 
+    side = None
     if hand.flowers:
         sides = [s for s in ("above", "left", "right") if s != meld_side]
         side = flower_side or str(rng.choice(sides, p=[0.5, 0.25, 0.25] if len(sides) == 3 else [0.6, 0.4]))
@@ -541,7 +543,7 @@ def _layout_hand(rng: Rng, hand: HandPlan, view: _View, standing: bool, layout: 
             y, x = 0.0, _max_x(layout) + rng.uniform(1.2, 2.5) * FACE_W
         layout.row(hand.flowers, "up", x, y, flowers, gap)
 
-    if standing and rng.random() < 0.4:
+    if standing and side != "above" and rng.random() < 0.4:
         _rack(rng, layout, _min_x(layout) - 1, _max_x(layout) + 1, row_depth + rng.uniform(0.1, 0.5))
 
 
@@ -554,14 +556,11 @@ def _max_x(layout: _Layout) -> float:
 
 
 def _rack(rng: Rng, layout: _Layout, x0: float, x1: float, y: float) -> None:
-    """A rack behind a standing row, in segments so that depth sorting stays right."""
+    """A rack (a plain bar) behind a standing row."""
     colour = tuple(float(c) for c in rng.choice([[40, 70, 120], [30, 30, 30], [90, 130, 170], [60, 60, 140]]))
     height, depth = rng.uniform(1.2, 2.6), rng.uniform(2.0, 3.5)
-    n = max(1, int((x1 - x0) / 3))
-    seg = (x1 - x0) / n
-    for i in range(n):
-        center = np.array([x0 + seg * (i + 0.5), y + depth / 2, height / 2])
-        layout.bodies.append(Body(center, np.eye(3), np.array([seg / 2, depth / 2, height / 2]), None, colour=colour))
+    center = np.array([(x0 + x1) / 2, y + depth / 2, height / 2])
+    layout.bodies.append(Body(center, np.eye(3), np.array([(x1 - x0) / 2, depth / 2, height / 2]), None, colour=colour))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -933,7 +932,8 @@ def _table(rng: Rng, lo: np.ndarray, hi: np.ndarray, ppu: float, edges: tuple[np
     if rng.random() < 0.5:
         rim = rng.uniform(2, 7)
         wx, wy = xx + lo[0], yy + lo[1]
-        outer = (wx < edges[0][0] + rim) | (wx > edges[1][0] - rim) | (wy < edges[0][1] + rim) | (wy > edges[1][1] - rim)
+        outer = (wx < edges[0][0] + rim) | (wx > edges[1][0] - rim)
+        outer = outer | (wy < edges[0][1] + rim) | (wy > edges[1][1] - rim)
         tex[outer] = np.array(rng.choice([c[1] for c in _WOODS] + [[30, 30, 30], [200, 200, 200]]), np.uint8)
     clear_lo, clear_hi = ((keep_clear[0] - lo) * ppu).astype(int), ((keep_clear[1] - lo) * ppu).astype(int)
     for _ in range(int(rng.integers(0, 4))):
@@ -1114,7 +1114,8 @@ def _render(bodies: list[Body], cam: _Camera, tiles: _TileSet, light: _Light,
             if normal @ (cam.C - parts[0][1].mean(0)) <= 0:
                 continue
             for role, quad3 in parts:
-                colour = prop if prop is not None else (tiles.ivory if role == "face_layer" else tiles.back_colour) * 255
+                layer = tiles.ivory if role == "face_layer" else tiles.back_colour
+                colour = prop if prop is not None else layer * 255
                 canvas.draw(quad3, normal, 3 * k + 3, light.shade(normal, quad3) * 0.95, colour=colour)
     return canvas.image, canvas.ids
 
@@ -1264,7 +1265,10 @@ def _check_arguments(seed: int, region: str | None, size: tuple[int, int] | None
         raise ValueError(f"unknown region {region!r}: choose one of {', '.join(REGIONS)}")
     if kind not in KINDS:
         raise ValueError(f"unknown scene kind {kind!r}: choose one of {', '.join(KINDS)}")
-    if size is not None and (len(size) != 2 or not all(isinstance(v, (int, np.integer)) and 64 <= v <= 8000 for v in size)):
+    def pixels(v: Any) -> bool:
+        return isinstance(v, (int, np.integer)) and 64 <= v <= 8000
+
+    if size is not None and (not isinstance(size, (tuple, list)) or len(size) != 2 or not all(map(pixels, size))):
         raise ValueError(f"size must be (width, height) in pixels, each 64..8000, not {size!r}")
     if seat not in (0, 1, 2, 3):
         raise ValueError(f"seat must be 0..3, not {seat!r}")
@@ -1321,10 +1325,9 @@ def _compose(rng: Rng, seed: int, region: str, kind: str, seat: int, hand: HandP
             break
     else:
         raise RuntimeError(f"seed {seed}: no camera view shows the whole hand")
-    groups = []
     tile_of = {k: i for i, k in enumerate(owners)}
-    for g in layout.groups:
-        groups.append({"kind": g["kind"], "meld": g["meld"], "tiles": [tile_of[k] for k in g["bodies"] if k in tile_of]})
+    groups = [{"kind": g["kind"], "meld": g["meld"], "tiles": [tile_of[k] for k in g["bodies"] if k in tile_of]}
+              for g in layout.groups]
     return Scene(
         image=image,
         tiles=tiles,
@@ -1461,7 +1464,8 @@ def draw_preview(scene: Scene) -> np.ndarray:
         center = quad.mean(0)
         a = math.radians(tile.up_angle)
         tip = center + np.array([math.sin(a), -math.cos(a)]) * np.linalg.norm(quad[0] - quad[3]) * 0.35
-        cv2.line(image, tuple(np.round(center).astype(int)), tuple(np.round(tip).astype(int)), colour, thick, cv2.LINE_AA)
+        start, end = (tuple(np.round(p).astype(int)) for p in (center, tip))
+        cv2.line(image, start, end, colour, thick, cv2.LINE_AA)
         text = tile.tile + ("*" if tile.sideways else "")
         cv2.putText(image, text, (int(tile.box[0]), int(tile.box[3]) + 12 * thick), cv2.FONT_HERSHEY_SIMPLEX,
                     0.4 * thick, colour, thick, cv2.LINE_AA)
@@ -1543,7 +1547,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--count and --seed must not be negative")
     started = time.perf_counter()
     try:
-        with open(args.out / "scenes.jsonl", "w") if args.out.mkdir(parents=True, exist_ok=True) is None else None as jsonl:
+        args.out.mkdir(parents=True, exist_ok=True)
+        with open(args.out / "scenes.jsonl", "w") as jsonl:
             for i in range(args.count):
                 seed = args.seed + i
                 scene = generate_scene(seed, args.region, size=tuple(args.size) if args.size else None, kind=args.kind)
@@ -1557,7 +1562,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"error: {error}", file=sys.stderr)
         return 1
     elapsed = time.perf_counter() - started
-    print(f"wrote {args.count} scenes to {args.out} in {elapsed:.1f} s ({elapsed / max(1, args.count):.3f} s per scene)")
+    per_scene = elapsed / max(1, args.count)
+    print(f"wrote {args.count} scenes to {args.out} in {elapsed:.1f} s ({per_scene:.3f} s per scene)")
     return 0
 
 

@@ -185,7 +185,8 @@ def test_groups_hold_the_hand_left_to_right():
         win = next(g for g in s.groups if g["kind"] == "winning")
         assert [s.tiles[i].tile for i in win["tiles"]] == [s.win_tile]
         row = next(g for g in s.groups if g["kind"] == "concealed")
-        assert Counter(s.tiles[i].tile for i in row["tiles"] + win["tiles"]) == Counter(parse_tiles(s.hand["concealed"]))
+        in_row = Counter(s.tiles[i].tile for i in row["tiles"] + win["tiles"])
+        assert in_row == Counter(parse_tiles(s.hand["concealed"]))
         for group in s.groups:
             for i in group["tiles"]:
                 assert s.tiles[i].group == s.groups.index(group)
