@@ -1153,12 +1153,11 @@ def _shadows(image: np.ndarray, bodies: list[Body], cam: _Camera, light: _Light,
 
 
 def _glare(rng: Rng, image: np.ndarray, ids: np.ndarray, tiles: list[SceneTile], scale: float) -> None:
-    """Soft specular spots on glossy tile faces."""
-    faces = [t for t in tiles if t.tile != BACK]
-    if not faces:
+    """Soft specular spots on the glossy faces and backs of tiles."""
+    if not tiles:
         return
     for _ in range(int(rng.integers(1, 4))):
-        quad = np.array(faces[rng.integers(len(faces))].quad)
+        quad = np.array(tiles[rng.integers(len(tiles))].quad)
         cx, cy = np.round(quad.mean(0) + rng.normal(0, 0.2, 2) * np.ptp(quad, 0)).astype(int)
         radius = scale * rng.uniform(0.3, 1.5)
         r = int(radius * 3)
@@ -1166,7 +1165,7 @@ def _glare(rng: Rng, image: np.ndarray, ids: np.ndarray, tiles: list[SceneTile],
         yy = np.arange(y0, y1, dtype=np.float32)[:, None] - cy
         xx = np.arange(x0, x1, dtype=np.float32)[None, :] - cx
         blob = np.exp(-(yy ** 2 + xx ** 2) / np.float32(2 * radius ** 2)) * np.float32(rng.uniform(0.3, 0.8))
-        blob *= ids[y0:y1, x0:x1] % 3 == 1
+        blob *= ids[y0:y1, x0:x1] % 3 != 0
         roi = image[y0:y1, x0:x1].astype(np.float32)
         image[y0:y1, x0:x1] = cv2.convertScaleAbs(roi + (255 - roi) * blob[..., None])
 
