@@ -16,7 +16,8 @@ from scoring.items import Item, Rule
 from scoring.record import Player, RecordError, Table
 from scoring.region import OptionInfo, Region, RegionInfo
 from scoring.result import Payment, Result, SeatResult, net_of
-from scoring.tiles import DRAGONS, FLOWERS, PLAYING_TILES, WINDS, format_tiles, is_flower, is_terminal, seat_wind
+from scoring.tiles import (DRAGONS, FLOWERS, PLAYING_TILES, TILE_INDEX, WINDS, format_tiles, is_flower, is_terminal,
+                           seat_wind)
 
 CAP = 500
 BAO_FACTS = ("sheng_phase", "tile_was_sheng", "discarder_all_sheng", "discarder_tenpai")
@@ -37,7 +38,8 @@ INFO = RegionInfo(
                    "a 得 inside a set voids 对对和 and 旁和",
                    "刻、顺中含得时不计对对和、旁和"),
         OptionInfo("flower_groups", (FLOWERS[:4], FLOWERS[4:]), "flower_groups",
-                   "the two colour groups of flowers: four of a group is 腊子; a flower indicator makes its group's others 得",
+                   "the two colour groups of flowers: four of a group is 腊子; "
+                   "a flower indicator makes its group's others 得",
                    "花牌的两组颜色（红花、黑花）：一组 4 张为腊子；翻出花牌时同组另三张为得"),
         OptionInfo("bao_exempt_all_sheng", False, "bool",
                    "a discarder holding only 生牌 is never 包 (default: only when also not 听)",
@@ -51,8 +53,9 @@ INFO = RegionInfo(
 
 
 @dataclass(frozen=True)
-class _Setup:
-    """The roles of the tiles at this table, from the indicator X (spec §3.2)."""
+class TileRoles:
+    """The roles of the tiles at a table, from the indicator X (spec §3.2): 得 (wild), special tiles
+    (laid aside like flowers), 字牌 (dragons that are neither) and the two flower colour groups."""
 
     de: frozenset[str]
     specials: frozenset[str]
@@ -60,9 +63,10 @@ class _Setup:
     groups: tuple[tuple[str, ...], ...]
 
     @classmethod
-    def of(cls, table: Table) -> _Setup:
-        x, groups = table.indicator, table.options["flower_groups"]
-        white_de = table.options["white_always_de"]
+    def of(cls, indicator: str | None, options: dict) -> TileRoles:
+        """From the indicator and the table's options (all Wenling options, defaults filled in)."""
+        x, groups = indicator, options["flower_groups"]
+        white_de = options["white_always_de"]
         de: set[str] = set()
         if x is not None:
             de |= set(next(g for g in groups if x in g)) - {x} if is_flower(x) else {x}
@@ -74,6 +78,7 @@ class _Setup:
             specials = {"5z", "6z", "7z"}
         else:
             specials = {"5z"}
+        specials -= de  # a tile that is 得 「不再具有特殊牌的功能」
         return cls(frozenset(de), frozenset(specials), frozenset(DRAGONS) - specials - de, groups)
 
     def heavy(self, code: str) -> bool:
@@ -85,7 +90,7 @@ class _Setup:
 class _Seat:
     """One seat at this table: its wind and flowers, and whether a claimed winning tile's triplet is exposed."""
 
-    setup: _Setup
+    roles: TileRoles
     seat: int
     wind: str
     own_flowers: frozenset[str]
@@ -96,13 +101,13 @@ class _Seat:
         return b.shape == TRIPLET and (not b.concealed or (b.winning and self.claimed_triplet_exposed))
 
     def heavy(self, code: str) -> bool:
-        return self.setup.heavy(code)
+        return self.roles.heavy(code)
 
 
 # -- 和 per set or pair (spec §3.3 step 3), conditions on (block, seat) -------------------------------------
 PAIR_VALUE = Rule("pair of the seat wind or a dragon", "门风对、字牌对", "对子 (门风/字牌)", 2, "和",
                   "对子 每个自家门风对、字牌对 2 和",
-                  lambda b, s: b.shape == PAIR and (b.tile == s.wind or b.tile in s.setup.zipai))
+                  lambda b, s: b.shape == PAIR and (b.tile == s.wind or b.tile in s.roles.zipai))
 PUNG_HEAVY = Rule("pung of winds, terminals or dragons", "风牌、1、9 牌、字牌刻子", "刻子 (幺九)", 4, "和",
                   "刻子 每个风牌刻子、 1 、 9 牌刻子、字牌刻子（不包括翻白板或红中） 4 和",
                   lambda b, s: s.exposed(b) and s.heavy(b.tile))
@@ -129,7 +134,7 @@ SEAT_WIND_SET = Rule("triplet or kong of the seat wind", "门风刻、杠", "门
                      lambda b, s: b.is_triplet and b.tile == s.wind)
 ZIPAI_SET = Rule("triplet or kong of a dragon", "字牌刻、杠", "字牌刻、杠", 1, "番",
                  "字牌刻、杠 字牌刻子或暗刻或明杠或暗杠均以 1番计算",
-                 lambda b, s: b.is_triplet and b.tile in s.setup.zipai)
+                 lambda b, s: b.is_triplet and b.tile in s.roles.zipai)
 BLOCK_RULES = (PAIR_VALUE, PUNG_HEAVY, PUNG, TRIPLET_HEAVY, TRIPLET_PLAIN, EXPOSED_KONG_HEAVY, EXPOSED_KONG,
                CONCEALED_KONG_HEAVY, CONCEALED_KONG, SEAT_WIND_SET, ZIPAI_SET)
 
@@ -161,7 +166,7 @@ KONG_BLOOM = Rule("win on a replacement tile", "杠上开花", "杠上开花", 1
                   lambda h: "kong_replacement" in h.table.win.flags and "after_special_kong" not in h.table.win.flags)
 ROB_KONG = Rule("robbing a kong", "抢杠和", "抢杠和", 1, "番", "抢杠和 抢杠和为 1番", lambda h: h.table.win.by == "rob_kong")
 ZIMO_DE = Rule("self-drawn 得", "自摸得", "自摸得", 1, "番", "自摸得 自摸得为 1番",
-               lambda h: h.table.win.self_drawn and h.table.win.tile in h.seat.setup.de)
+               lambda h: h.table.win.self_drawn and h.table.win.tile in h.seat.roles.de)
 WIN_RULES = (DANDIAO, QIANDANG, KAOBING, ZIMO, QINGYISE, HUNYISE, DUIDUI, PANGHU, WU_DE, TWO_DE, KONG_BLOOM,
              ROB_KONG, ZIMO_DE)
 
@@ -265,27 +270,29 @@ class Wenling(Region):
 
     # -- checks ------------------------------------------------------------------------------------------
     def check_tiles(self, table: Table) -> None:
-        setup = _Setup.of(table)
+        roles = TileRoles.of(table.indicator, table.options)
         for p in table.players:
             where = f"players[{p.seat}]"
             for t in p.concealed or ():
-                if t in setup.specials:
-                    raise RecordError(f"{where}.concealed holds the special tile {t}; specials are laid aside in 'flowers'")
-                if is_flower(t) and t not in setup.de:
+                if t in roles.specials:
+                    raise RecordError(f"{where}.concealed holds the special tile {t}; "
+                                      "specials are laid aside in 'flowers'")
+                if is_flower(t) and t not in roles.de:
                     raise RecordError(f"{where}.concealed holds the flower {t}; flowers go in 'flowers'")
             for t in p.flowers:
-                if t in setup.de:
+                if t in roles.de:
                     raise RecordError(f"{where}.flowers holds {t}, a 得; 得 stay in the concealed hand")
-                if not (is_flower(t) or t in setup.specials):
+                if not (is_flower(t) or t in roles.specials):
                     raise RecordError(f"{where}.flowers holds {t}, which is neither a flower nor a special tile "
-                                      f"({format_tiles(setup.specials)})")
+                                      f"({format_tiles(roles.specials)})")
             for m in p.melds:
-                bad = next((t for t in m.tiles if t in setup.de or t in setup.specials), None)
+                bad = next((t for t in m.tiles if t in roles.de or t in roles.specials), None)
                 if bad is not None:
-                    kind = "a 得" if bad in setup.de else "a special tile"
-                    raise RecordError(f"{where} has a meld {''.join(m.tiles)} with {bad}, {kind}, which cannot be melded")
+                    kind = "a 得" if bad in roles.de else "a special tile"
+                    raise RecordError(f"{where} has a meld {''.join(m.tiles)} with {bad}, {kind}, "
+                                      "which cannot be melded")
         win = table.win
-        if win is not None and win.by != "self_draw" and win.tile in setup.de:
+        if win is not None and win.by != "self_draw" and win.tile in roles.de:
             raise RecordError(f"win.tile {win.tile} is a 得: a discarded 得 cannot be won on")
         bao = table.context.get("bao")
         if bao is not None:
@@ -333,15 +340,16 @@ class Wenling(Region):
         w = WINDS.index(wind)
         own = frozenset({FLOWERS[w], ("5f", "6f", "8f", "7f")[w]})
         claimed = table.win is not None and table.win.by != "self_draw"
-        return _Seat(_Setup.of(table), seat, wind, own, claimed and not table.options["discard_triplet_concealed"])
+        exposed = claimed and not table.options["discard_triplet_concealed"]
+        return _Seat(TileRoles.of(table.indicator, table.options), seat, wind, own, exposed)
 
     def _spec(self, table: Table, p: Player, seat: _Seat) -> HandSpec:
-        setup, win = seat.setup, table.win
+        roles, win = seat.roles, table.win
         return HandSpec.of(
-            p.concealed, lambda t: t in setup.de,
-            wild_as=tuple(t for t in PLAYING_TILES if t not in setup.specials),
-            wild_kinds=frozenset(t for t in setup.de if not is_flower(t)),
-            win=None if win.tile in setup.de else win.tile, win_wild=win.tile in setup.de)
+            p.concealed, lambda t: t in roles.de,
+            wild_as=tuple(t for t in PLAYING_TILES if t not in roles.specials),
+            wild_kinds=frozenset(t for t in roles.de if not is_flower(t)),
+            win=None if win.tile in roles.de else win.tile, win_wild=win.tile in roles.de)
 
     def winner_readings(self, table: Table, exhaustive: bool = False) -> tuple[Reading, ...]:
         """Every reading of the winner's hand, alike readings merged unless ``exhaustive`` (slow; for checks)."""
@@ -357,7 +365,7 @@ class Wenling(Region):
         lazi = _instant_lazi(p, seat)
         if lazi:
             return _lazi_result(p.seat, lazi), None
-        de_count = sum(t in seat.setup.de for t in p.concealed)
+        de_count = sum(t in seat.roles.de for t in p.concealed)
         laid_aside = _laid_aside_items(p, seat, True)
         values = _Summary(seat)
         best_total, best = -1, None
@@ -385,10 +393,11 @@ class Wenling(Region):
             return _lazi_result(p.seat, lazi)
         counts: dict[str, int] = {}
         for t in p.concealed or ():
-            if t not in seat.setup.de:
+            if t not in seat.roles.de:
                 counts[t] = counts.get(t, 0) + 1
-        blocks = [Block(TRIPLET, (t,) * 3, (False,) * 3) for t, n in counts.items() if n >= 3]
-        blocks += [Block(PAIR, (t,) * 2, (False,) * 2) for t, n in counts.items() if n == 2]
+        held = sorted(counts.items(), key=lambda kv: TILE_INDEX[kv[0]])
+        blocks = [Block(TRIPLET, (t,) * 3, (False,) * 3) for t, n in held if n >= 3]
+        blocks += [Block(PAIR, (t,) * 2, (False,) * 2) for t, n in held if n == 2]
         blocks += [Block.from_meld(m) for m in p.melds]
         flower_fan = not table.options["seat_flower_fan_winner_only"]
         return _seat_result(p.seat, _set_items(blocks, seat) + _laid_aside_items(p, seat, flower_fan))
@@ -412,10 +421,10 @@ class Wenling(Region):
 
 def _instant_lazi(p: Player, seat: _Seat) -> list[Item]:
     """腊子 that needs no complete hand: 3 得, 4 flowers of a colour, 4 White, 暗杠 of seat wind or a 字牌."""
-    setup = seat.setup
-    if sum(t in setup.de for t in p.concealed or ()) >= 3:
+    roles = seat.roles
+    if sum(t in roles.de for t in p.concealed or ()) >= 3:
         return [LAZI_THREE_DE.item()]
-    for group in setup.groups:
+    for group in roles.groups:
         if set(group) <= set(p.flowers):
             return [LAZI_FLOWERS.item(format_tiles(group))]
     if p.flowers.count("5z") == 4:
@@ -423,7 +432,7 @@ def _instant_lazi(p: Player, seat: _Seat) -> list[Item]:
     for m in p.melds:
         if m.kind == "kong" and m.concealed and m.tile == seat.wind:
             return [LAZI_SEAT_KONG.item(m.tile)]
-        if m.kind == "kong" and m.concealed and m.tile in setup.zipai:
+        if m.kind == "kong" and m.concealed and m.tile in roles.zipai:
             return [LAZI_ZIPAI_KONG.item(m.tile)]
     return []
 
@@ -433,7 +442,7 @@ def _four_winds_held(p: Player, seat: _Seat) -> list[Item]:
     melded = {m.tile for m in p.melds if m.kind in ("pung", "kong")}
     concealed = p.concealed or ()
     missing = sum(max(0, (2 if w == seat.wind else 3) - concealed.count(w)) for w in WINDS if w not in melded)
-    de_count = sum(t in seat.setup.de for t in concealed)
+    de_count = sum(t in seat.roles.de for t in concealed)
     return [LAZI_WINDS_HELD.item()] if missing <= de_count else []
 
 
@@ -443,7 +452,7 @@ def _set_items(blocks, seat: _Seat) -> list[Item]:
 
 def _laid_aside_items(p: Player, seat: _Seat, seat_flower_fan: bool) -> list[Item]:
     items = []
-    specials = [t for t in p.flowers if t in seat.setup.specials]
+    specials = [t for t in p.flowers if t in seat.roles.specials]
     if specials:
         text = format_tiles(specials)
         items += [SPECIAL_HE.item(text, 4 * len(specials)), SPECIAL_FAN.item(text, len(specials))]

@@ -64,7 +64,8 @@ def test_two_wilds_alone_are_any_pair():
 
 def test_wild_may_replace_a_free_natural():
     # 3m 4m 5m 5m + wild: the wild is the 5m of the pair, or the 5m of the sequence (34m + wild)
-    masks = {tuple((b.text, b.wild) for b in sorted(r.hand, key=lambda b: b.shape)) for r in readings(_spec("3455m", 1))}
+    found = readings(_spec("3455m", 1))
+    masks = {tuple((b.text, b.wild) for b in sorted(r.hand, key=lambda b: b.shape)) for r in found}
     assert (("55m", (False, True)), ("345m", (False, False, False))) in masks
     assert (("55m", (False, False)), ("345m", (False, False, True))) in masks
 

@@ -144,10 +144,10 @@ def test_wrong_types_and_values(path, value, expected):
     assert expected in rejected(edited(path, value))
 
 
-@pytest.mark.parametrize("path, name", [("rules", "rules"), ("dealer", "dealer"), ("players", "players"), ("win", "win"),
-                                        ("players.1.concealed", "players[1].concealed"), ("win.tile", "win.tile"),
-                                        ("win.by", "win.by"), ("win.player", "win.player")])
-def test_missing_fields(path, name):
+@pytest.mark.parametrize("path", ["rules", "dealer", "players", "win", "players.1.concealed", "win.tile", "win.by",
+                                  "win.player"])
+def test_missing_fields(path):
+    name = path.replace("players.1", "players[1]")
     assert rejected(edited(path, ...)) == f"missing field {name}"
 
 

@@ -391,9 +391,24 @@ def test_wenling_rejections(kw, message):
 
 
 def test_is_winning_hand_wenling():
-    assert is_winning_hand("wenling", "234p567s11s", [{"type": "chow", "tiles": t} for t in ("123m", "456m", "789m")],
-                           indicator="9p")
-    assert is_winning_hand("wenling", "234p567s1s9p", [{"type": "chow", "tiles": t} for t in ("123m", "456m", "789m")],
-                           indicator="9p")
-    assert not is_winning_hand("wenling", "234p567s12s", [{"type": "chow", "tiles": t} for t in ("123m", "456m", "789m")],
-                               indicator="9p")
+    chows = [{"type": "chow", "tiles": t} for t in ("123m", "456m", "789m")]
+    assert is_winning_hand("wenling", "234p567s11s", chows, indicator="9p")
+    assert is_winning_hand("wenling", "234p567s1s9p", chows, indicator="9p")
+    assert not is_winning_hand("wenling", "234p567s12s", chows, indicator="9p")
+    assert is_winning_hand("wenling", "1357p2468s136z9p9p9p", chows[:1], indicator="9p")  # 腊子: 3 得
+
+
+@pytest.mark.parametrize("concealed, tile, by", [
+    ("111222333444567m9p9p", "9p", "self_draw"),
+    ("111222333444m9p9p678s", "6s", "discard"),
+    ("123456789m1234p9p9p67s", "9p", "self_draw"),
+    ("112233445566778m9p9p", "9p", "self_draw"),
+])
+def test_merged_search_finds_the_exhaustive_best_on_flexible_hands(concealed, tile, by):
+    from scoring import validate_table
+    from scoring.wenling import REGION
+
+    table = validate_table(wenling(concealed, tile, by, melds_text=""))
+    merged, _ = REGION.winner_result(table)
+    exhaustive, _ = REGION.winner_result(table, exhaustive=True)
+    assert merged.total == exhaustive.total and merged.items == exhaustive.items
