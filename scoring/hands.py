@@ -189,6 +189,11 @@ def readings(spec: HandSpec, melds: tuple[Block, ...] = (), key: BlockKey | None
     return tuple(Reading(hand, melds, subs) for subs, hand in _search(spec, key, combine))
 
 
+def clear_cache() -> None:
+    """Forget searched hands (the last 512 are kept), e.g. to time a search from cold."""
+    _search.cache_clear()
+
+
 def _same(block: Block) -> int:
     return 0
 

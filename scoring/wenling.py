@@ -8,7 +8,9 @@ non-winners the lower total pays the difference (「（被支付方牌点汇总�
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 
 from scoring.hands import KONG, PAIR, SEQUENCE, TRIPLET, Block, HandSpec, Reading, readings
@@ -230,29 +232,34 @@ class _Summary:
     """
 
     seat: _Seat
-    values: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
-
-    def of(self, b: Block) -> tuple[int, int]:
-        """Σ和 and Σ番 of the block's set rules (cached by what they read)."""
-        cache_key = (b.shape, b.tile, b.concealed, self.seat.exposed(b))
-        he_fan = self.values.get(cache_key)
-        if he_fan is None:
-            he_fan = self.values[cache_key] = _values(b, self.seat)
-        return he_fan
 
     def __call__(self, b: Block) -> tuple:
-        he, fan = self.of(b)
+        he, fan = _values(b, self.seat)
         code = b.tile
         return (he, fan, _SUIT_BITS.get(code[1], 0), code[1] == "z", _WIND_BITS.get(code, 0), b.is_sequence,
                 b.is_triplet, any(b.wild) and not b.is_pair, _wait(b))
 
 
+@lru_cache(maxsize=8192)
+def _block_items(b: Block, seat: _Seat) -> tuple[Item, ...]:
+    """The set rules' items of one block (cached: alike blocks recur within and across tables)."""
+    return tuple(rule.item(b.text) for rule in BLOCK_RULES if rule.applies(b, seat))
+
+
+@lru_cache(maxsize=8192)
 def _values(b: Block, seat: _Seat) -> tuple[int, int]:
     """Σ和 and Σ番 of the block's set rules."""
+    return _sums(_block_items(b, seat))
+
+
+def _sums(items: Iterable[Item | Rule]) -> tuple[int, int]:
+    """Σ和 and Σ番 of some items or rules."""
     he = fan = 0
-    for rule in BLOCK_RULES:
-        if rule.applies(b, seat):
-            he, fan = (he + rule.value, fan) if rule.unit == "和" else (he, fan + rule.value)
+    for i in items:
+        if i.unit == "和":
+            he += i.value
+        else:
+            fan += i.value
     return he, fan
 
 
@@ -367,17 +374,15 @@ class Wenling(Region):
             return _lazi_result(p.seat, lazi), None
         de_count = sum(t in seat.roles.de for t in p.concealed)
         laid_aside = _laid_aside_items(p, seat, True)
-        values = _Summary(seat)
         best_total, best = -1, None
         for reading in self.winner_readings(table, exhaustive):
             if set(WINDS) <= set(reading.tiles):
                 total = CAP
             else:
                 hand = _Win(reading, seat, table, de_count)
-                he_fan = [values.of(b) for b in reading.blocks] + [(i.value, 0) if i.unit == "和" else (0, i.value)
-                                                                  for i in laid_aside]
-                he_fan += [(r.value, 0) if r.unit == "和" else (0, r.value) for r in WIN_RULES if r.applies(hand)]
-                total = _total(sum(h for h, _ in he_fan), sum(f for _, f in he_fan))
+                sums = [_values(b, seat) for b in reading.blocks]
+                sums += [_sums(laid_aside), _sums(r for r in WIN_RULES if r.applies(hand))]
+                total = _total(sum(h for h, _ in sums), sum(f for _, f in sums))
             if total > best_total:
                 best_total, best = total, reading
         if set(WINDS) <= set(best.tiles):
@@ -447,7 +452,7 @@ def _four_winds_held(p: Player, seat: _Seat) -> list[Item]:
 
 
 def _set_items(blocks, seat: _Seat) -> list[Item]:
-    return [rule.item(b.text) for b in blocks for rule in BLOCK_RULES if rule.applies(b, seat)]
+    return [item for b in blocks for item in _block_items(b, seat)]
 
 
 def _laid_aside_items(p: Player, seat: _Seat, seat_flower_fan: bool) -> list[Item]:
