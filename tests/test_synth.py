@@ -73,13 +73,18 @@ def test_boxes_lie_in_the_image_around_the_pixels_of_their_tile():
             assert xs.min() >= x1 - 1 and xs.max() <= x2 + 1 and ys.min() >= y1 - 1 and ys.max() <= y2 + 1
 
 
-def test_face_labels_sit_on_ivory_tile_faces():
-    for s in scenes()[:12]:
+def test_face_labels_sit_on_ivory_faces_and_back_labels_on_coloured_backs():
+    backs = 0
+    for s in scenes()[:25]:
         hsv = cv2.cvtColor(s.image, cv2.COLOR_BGR2HSV)
         for i, tile in enumerate(s.tiles):
-            if tile.tile != "back":
-                pixels = hsv[s.mask == i]
-                assert np.median(pixels[:, 1]) < 110, (s.seed, tile)
+            saturation = np.median(hsv[s.mask == i][:, 1])
+            if tile.tile == "back":
+                backs += 1
+                assert saturation > 45, (s.seed, tile)
+            else:
+                assert saturation < 100, (s.seed, tile)
+    assert backs > 20
 
 
 def test_no_more_than_four_of_a_kind_in_a_scene():
