@@ -4,12 +4,14 @@ and the mounted webcam (live frame, still captures). Bad input always gets a 4xx
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from scoring import REGIONS, RecordError, score_table
+from scoring.tiles import TILE_INDEX
 from vision.images import MAX_BYTES, ImageError, Photo, decode_photo
 from webui import ModelError
 
@@ -66,32 +68,72 @@ def regions() -> Any:
     return jsonify({key: info.to_dict() for key, info in REGIONS.items()})
 
 
-def _rules_and_seat() -> tuple[str | None, int]:
-    """The ``rules`` (optional) and ``seat`` (default 0) of a detect request, from the query or the form."""
-    rules = request.values.get("rules") or None
+@dataclass(frozen=True)
+class ReadRequest:
+    """How to read a photo: the ``rules`` (None: tiles only), the photographed ``seat``, and the
+    ``indicator`` and ``options`` of the table (wilds and variants change what a legal hand is)."""
+
+    rules: str | None = None
+    seat: int = 0
+    indicator: str | None = None
+    options: dict[str, Any] | None = None
+
+
+def _read_request() -> ReadRequest:
+    """The fields of a detect request, from the query or the form: ``rules``, ``seat`` (default 0),
+    ``indicator`` (a tile code) and ``options`` (a JSON object)."""
+    values = request.values
+    rules = values.get("rules") or None
     if rules is not None and rules not in REGIONS:
         raise ApiError(400, f"unknown rules {rules!r} (known: {', '.join(REGIONS)})")
-    seat_text = request.values.get("seat", "0")
+    seat_text = values.get("seat", "0")
     if seat_text not in ("0", "1", "2", "3"):
         raise ApiError(400, f"seat must be 0, 1, 2 or 3, got {seat_text!r}")
-    return rules, int(seat_text)
+    indicator = values.get("indicator") or None
+    if indicator is not None and indicator not in TILE_INDEX:
+        raise ApiError(400, f"indicator must be one tile code such as 5p, got {indicator!r}")
+    options = None
+    if values.get("options"):
+        try:
+            options = json.loads(values["options"])
+        except ValueError as error:
+            raise ApiError(400, f"options must be a JSON object: {error}") from None
+        if not isinstance(options, dict):
+            raise ApiError(400, "options must be a JSON object")
+        _check_options(rules, options)
+    return ReadRequest(rules, int(seat_text), indicator, options)
 
 
-def read_photo_payload(photo: Photo, rules: str | None, seat: int) -> dict[str, Any]:
+def _check_options(rules: str | None, options: dict[str, Any]) -> None:
+    known = {option.name: option for option in REGIONS[rules].options} if rules else {}
+    for name, value in options.items():
+        if name not in known:
+            raise ApiError(400, f"unknown option {name!r} for {rules} rules (known: {', '.join(known)})")
+        try:
+            known[name].parse(value)
+        except RecordError as error:
+            raise ApiError(400, str(error)) from None
+
+
+def read_photo_payload(photo: Photo, how: ReadRequest) -> dict[str, Any]:
     """What `/api/detect` answers for a decoded photo: its size, the tiles as `mjcam detect` gives them and,
-    when ``rules`` are given, the grouped hand of ``seat`` with the reader's suggestions and needs.
+    when rules are given, the grouped hand of the seat with the reader's suggestions and needs.
     """
     services = _services()
     detector = services.detector
     payload: dict[str, Any] = {"width": photo.width, "height": photo.height}
-    if rules is None:
+    if how.rules is None:
         with services.reading_slots:
             tiles = detector.detect(photo).to_json()
         return payload | {"tiles": tiles, "hand": None, "suggestions": [], "needs": []}
     from vision.read import read_hand
 
-    with services.reading_slots:
-        reading = dict(read_hand(photo, detector, rules, seat=seat))
+    try:
+        with services.reading_slots:
+            reading = dict(read_hand(photo, detector, how.rules, seat=how.seat, indicator=how.indicator,
+                                     options=how.options))
+    except RecordError as error:  # options or indicator the rules do not allow
+        raise ApiError(400, str(error)) from None
     payload["tiles"] = reading.pop("tiles")
     payload["suggestions"] = reading.pop("suggestions", [])
     payload["needs"] = reading.pop("needs", [])
@@ -100,16 +142,17 @@ def read_photo_payload(photo: Photo, rules: str | None, seat: int) -> dict[str, 
 
 @api.post("/detect")
 def detect() -> Any:
-    """Multipart field ``image`` (a photo) → tiles, and with ``rules`` (and ``seat``) the hand read from them."""
+    """Multipart field ``image`` (a photo) → tiles, and with ``rules`` (``seat``, ``indicator``, ``options``)
+    the hand read from them."""
     upload = request.files.get("image")
     if upload is None:
         raise ApiError(400, "send the photo as the multipart form field 'image'")
-    rules, seat = _rules_and_seat()
+    how = _read_request()
     try:
         photo = decode_photo(upload.read(MAX_BYTES + 1), upload.filename or "image")
     except ImageError as error:
         raise ApiError(400, str(error)) from None
-    return jsonify(read_photo_payload(photo, rules, seat))
+    return jsonify(read_photo_payload(photo, how))
 
 
 @api.post("/score")
@@ -166,9 +209,9 @@ def camera_capture_image(capture_id: int) -> Response:
 
 @api.post("/camera/captures/<int:capture_id>/detect")
 def camera_capture_detect(capture_id: int) -> Any:
-    """A captured still through detection, exactly like an uploaded photo (``rules`` and ``seat`` likewise)."""
-    rules, seat = _rules_and_seat()
-    return jsonify(read_photo_payload(_capture(capture_id)[1], rules, seat))
+    """A captured still through detection, exactly like an uploaded photo (the same fields)."""
+    how = _read_request()
+    return jsonify(read_photo_payload(_capture(capture_id)[1], how))
 
 
 def _capture(capture_id: int) -> tuple[bytes, Photo]:

@@ -18,7 +18,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.images import WORK_SIDE, Photo
+from vision.images import WORK_SIDE, Photo, decode_photo
 
 
 class CameraError(ValueError):
@@ -172,15 +172,12 @@ class Camera:
             return self._add_capture(frame, small)
 
     def _add_capture(self, frame: np.ndarray, small: np.ndarray) -> int:
-        """Store ``frame`` as the next capture (called with the lock held)."""
-        height, width = frame.shape[:2]
-        image = frame
-        if max(height, width) > WORK_SIDE:
-            scale = WORK_SIDE / max(height, width)
-            image = cv2.resize(frame, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
+        """Store ``frame`` as the next capture: a JPEG (at most the working size) and the photo decoded from
+        it, so that a capture is read exactly as the same JPEG uploaded would be (called with the lock held)."""
+        jpeg = _encode_jpeg(frame, WORK_SIDE, 90)
         capture_id = self._next_id
         self._next_id += 1
-        self._captures[capture_id] = (_encode_jpeg(image, WORK_SIDE, 90), Photo(np.ascontiguousarray(image), width, height))
+        self._captures[capture_id] = (jpeg, decode_photo(jpeg, f"capture {capture_id}"))
         while len(self._captures) > KEEP_CAPTURES:
             self._captures.popitem(last=False)
         self._last_capture_small = small

@@ -191,13 +191,13 @@ function meldKind(m) {
 /** The table record for /api/score, or {problem} when something must be fixed first. */
 function composeRecord() {
   const info = region();
+  const unknown = state.hands.findIndex((h) => groupIds(h).some((gid) => groupTiles(h, gid).some((tile) => !isTile(tile.code))));
+  if (unknown >= 0) return { problem: t("problem_facedown", { seat: seatLabel(unknown) }) };
   const players = state.hands.map((h) => ({
     concealed: formatTiles([...h.concealed, ...(h.win ? [h.win] : [])].map((tile) => tile.code)),
     melds: h.melds.filter((m) => m.tiles.length).map(meldRecord),
     flowers: formatTiles(h.flowers.map((tile) => tile.code)),
   }));
-  const unknown = state.hands.findIndex((h) => groupIds(h).some((gid) => groupTiles(h, gid).some((tile) => !isTile(tile.code))));
-  if (unknown >= 0) return { problem: t("problem_facedown", { seat: seatLabel(unknown) }) };
   const record = {
     rules: state.rules,
     options: state.options[state.rules] || {},
@@ -784,6 +784,8 @@ async function readPhoto(file) {
 async function requestReading(seat, url, endpoint, form) {
   form.append("rules", state.rules);
   form.append("seat", seat);
+  if (region().indicator && state.indicator) form.append("indicator", state.indicator);
+  form.append("options", JSON.stringify(state.options[state.rules] || {}));
   setStatus(t("reading"));
   let response, body;
   try {

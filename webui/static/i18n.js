@@ -258,10 +258,15 @@ export const MELD_KINDS = {
 
 /** The reader's `needs` keys (table-record paths) in Chinese; null for a key not known here. */
 export function needInChinese(key) {
-  const meld = key.match(/^melds\.(\d+)\.(tiles|from)$/);
+  const meld = key.match(/^melds\.(\d+)\.(\w+)$/);
   if (meld) {
-    const n = Number(meld[1]) + 1;
-    return meld[2] === "tiles" ? `副露${n}：请点背面朝上的牌，选出是哪张` : `副露${n}：是吃碰谁的牌`;
+    const question = {
+      tiles: "是背面朝上的杠：请点背面的牌，选出是哪张",
+      from: "没有横放的牌：吃碰的是谁打的牌",
+      concealed: "没有横放的牌：是不是暗杠",
+      bao: "是不是叉宝（碰宝）",
+    }[meld[2]];
+    return question ? `副露${Number(meld[1]) + 1}${question}` : null;
   }
   const known = {
     "win.by": "和法：自摸、点炮还是抢杠",
@@ -272,6 +277,8 @@ export function needInChinese(key) {
     dealer: "谁是庄家",
     dealer_streak: "连庄次数",
     "context.bao": "是否包三家",
+    players: "其他各家的牌（和副露），用于完整结算",
+    options: "本桌底分和规则选项（如非默认）",
   };
   return known[key] ?? null;
 }

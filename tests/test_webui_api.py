@@ -1,0 +1,287 @@
+"""The JSON API and the page through Flask's test client: every endpoint, every kind of bad input."""
+import io
+import json
+import re
+import struct
+import zlib
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from scoring import REGIONS, score_table
+from tests.table_video import VALID_IMAGES, write_table_video
+from vision.detector import TileDetector
+from vision.images import MAX_BYTES, decode_photo
+from webui import create_app
+from webui.camera import Camera
+
+EXAMPLES = Path(__file__).resolve().parents[1].parent / "shared" / "rules" / "examples"
+HAND_PHOTO = next(VALID_IMAGES.glob("hand_004_*.jpg"))
+STATIC = Path(__file__).resolve().parents[1] / "webui" / "static"
+
+
+@pytest.fixture(scope="module")
+def detector():
+    return TileDetector()
+
+
+@pytest.fixture(scope="module")
+def client(detector):
+    return create_app(detector).test_client()
+
+
+def one_line_error(response, status):
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.mimetype == "application/json"
+    message = response.get_json()["error"]
+    assert message and "\n" not in message and "Traceback" not in message
+    return message
+
+
+def post_image(client, data: bytes, name="photo.jpg", **fields):
+    return client.post("/api/detect", data={"image": (io.BytesIO(data), name), **fields},
+                       content_type="multipart/form-data")
+
+
+def png_header(width: int, height: int) -> bytes:
+    """A PNG whose header claims ``width``×``height`` (a decompression bomb as far as the header goes)."""
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    chunk = b"IHDR" + ihdr
+    return b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + chunk + struct.pack(">I", zlib.crc32(chunk))
+
+
+# -- health and regions ------------------------------------------------------------------------------
+
+def test_health_names_the_model(client):
+    body = client.get("/api/health").get_json()
+    assert body["ok"] is True
+    assert body["model"]["detector"] == "tile_detector.onnx"
+    assert body["model"]["classifier"] == "tile_classifier.onnx"
+    assert body["rules"] == list(REGIONS)
+    assert body["camera"] is False
+
+
+def test_health_without_models_is_503(tmp_path):
+    app = create_app(config={"DETECTOR_MODEL": tmp_path / "none.onnx", "CLASSIFIER_MODEL": tmp_path / "none.onnx"})
+    response = app.test_client().get("/api/health")
+    assert response.status_code == 503
+    assert response.get_json()["ok"] is False
+    assert "cannot be loaded" in one_line_error(response, 503)
+
+
+def test_regions_are_the_scorers(client):
+    body = client.get("/api/regions").get_json()
+    assert list(body) == list(REGIONS)
+    for key, info in body.items():
+        assert info == REGIONS[key].to_dict()
+
+
+# -- detect ------------------------------------------------------------------------------------------
+
+def test_detect_without_rules_gives_the_tiles_of_mjcam_detect(client, detector):
+    data = HAND_PHOTO.read_bytes()
+    body = post_image(client, data).get_json()
+    expected = detector.detect(decode_photo(data)).to_json()
+    assert (body["width"], body["height"]) == (640, 640)
+    assert body["tiles"] == expected
+    assert len(body["tiles"]) >= 10
+    assert body["hand"] is None and body["suggestions"] == [] and body["needs"] == []
+
+
+@pytest.mark.parametrize("rules", list(REGIONS))
+def test_detect_with_rules_reads_the_hand(client, rules):
+    response = post_image(client, HAND_PHOTO.read_bytes(), rules=rules, seat="2")
+    assert response.status_code == 200
+    body = response.get_json()
+    hand = body["hand"]
+    assert {"concealed", "melds", "flowers", "win_tile", "groups"} <= set(hand)
+    indices = sorted(i for group in hand["groups"] for i in group["tiles"])
+    assert indices and all(0 <= i < len(body["tiles"]) for i in indices)
+    assert isinstance(body["suggestions"], list) and isinstance(body["needs"], list)
+    assert all({"key", "question"} <= set(need) for need in body["needs"])
+
+
+def test_detect_reads_rules_and_seat_from_the_query_too(client):
+    response = client.post("/api/detect?rules=daishan&seat=1", data={"image": (io.BytesIO(HAND_PHOTO.read_bytes()), "h.jpg")},
+                           content_type="multipart/form-data")
+    assert response.status_code == 200 and response.get_json()["hand"] is not None
+
+
+def test_detect_missing_field(client):
+    assert "'image'" in one_line_error(client.post("/api/detect", data={"photo": (io.BytesIO(b"x"), "a.jpg")},
+                                                   content_type="multipart/form-data"), 400)
+    assert "'image'" in one_line_error(client.post("/api/detect", data=b"raw", content_type="image/jpeg"), 400)
+
+
+def test_detect_not_an_image(client):
+    assert "not an image" in one_line_error(post_image(client, b"hello, these are words", "notes.txt"), 400)
+
+
+def test_detect_empty_file(client):
+    assert "empty" in one_line_error(post_image(client, b""), 400)
+
+
+def test_detect_damaged_jpeg(client):
+    data = cv2.imencode(".jpg", np.zeros((200, 300, 3), np.uint8))[1].tobytes()
+    assert "damaged" in one_line_error(post_image(client, data[:40]), 400)
+
+
+def test_detect_pixel_bomb_refused_before_decoding(client):
+    assert "megapixel" in one_line_error(post_image(client, png_header(20000, 20000), "bomb.png"), 400)
+
+
+def test_detect_too_large(client):
+    big = b"\xff\xd8\xff" + bytes(MAX_BYTES + 100_000)
+    assert "20 MB" in one_line_error(post_image(client, big), 413)
+
+
+def test_detect_unknown_rules_and_bad_seat(client):
+    data = HAND_PHOTO.read_bytes()
+    assert "unknown rules 'riichi'" in one_line_error(post_image(client, data, rules="riichi"), 400)
+    assert "seat must be" in one_line_error(post_image(client, data, rules="daishan", seat="4"), 400)
+    assert "seat must be" in one_line_error(post_image(client, data, rules="daishan", seat="east"), 400)
+
+
+def test_detect_indicator_and_options(client):
+    data = HAND_PHOTO.read_bytes()
+    without = post_image(client, data, rules="wenling").get_json()
+    given = post_image(client, data, rules="wenling", indicator="5p", options='{"white_always_de": true}').get_json()
+    assert "indicator" in [need["key"] for need in without["needs"]]
+    assert "indicator" not in [need["key"] for need in given["needs"]]
+    assert "indicator must be one tile" in one_line_error(post_image(client, data, rules="wenling", indicator="5x"), 400)
+    assert "options must be a JSON object" in one_line_error(post_image(client, data, rules="daishan", options="{di"), 400)
+    assert "options must be a JSON object" in one_line_error(post_image(client, data, rules="daishan", options="[2]"), 400)
+    assert "unknown option 'nope' for daishan" in one_line_error(post_image(client, data, rules="daishan", options='{"nope": 1}'), 400)
+    assert "option di must be" in one_line_error(post_image(client, data, rules="daishan", options='{"di": "x"}'), 400)
+
+
+def test_wrong_method_and_unknown_endpoint_are_json(client):
+    assert "GET is not allowed" in one_line_error(client.get("/api/detect"), 405)
+    assert "no API endpoint" in one_line_error(client.get("/api/nothing"), 404)
+
+
+# -- score -------------------------------------------------------------------------------------------
+
+EXAMPLE_FILES = [p for p in sorted(EXAMPLES.glob("*.json")) if json.loads(p.read_text())["rules"] in REGIONS]
+
+
+@pytest.mark.parametrize("path", EXAMPLE_FILES, ids=lambda p: p.stem)
+def test_score_gives_mjcam_score_json(client, path):
+    record = json.loads(path.read_text(encoding="utf-8"))
+    response = client.post("/api/score", json=record)
+    assert response.status_code == 200
+    body = response.get_json()
+    assert body == json.loads(json.dumps(score_table(record)))
+    assert body["net"] == record["expected_net"]
+
+
+def test_score_accepts_a_body_without_content_type(client):
+    record = json.loads(EXAMPLE_FILES[0].read_text(encoding="utf-8"))
+    response = client.post("/api/score", data=json.dumps(record), content_type="text/plain")
+    assert response.get_json()["net"] == record["expected_net"]
+
+
+@pytest.mark.parametrize("body", ["{", "", "{'rules': 'daishan'}", "\xff\xfe", "[" * 100_000])
+def test_score_malformed_json(client, body):
+    assert one_line_error(client.post("/api/score", data=body.encode("latin-1")), 400).startswith("malformed JSON")
+
+
+def test_score_invalid_tables(client):
+    record = json.loads(EXAMPLE_FILES[0].read_text(encoding="utf-8"))
+    bad_tile = json.loads(json.dumps(record))
+    bad_tile["players"][record["win"]["player"]]["concealed"] += "0z"
+    five = json.loads(json.dumps(record))
+    five["players"][(record["win"]["player"] + 1) % 4]["melds"] = [{"type": "kong", "tiles": "5555m"}, {"type": "pung", "tiles": "555m"}]
+    cases = {
+        "the record must be a JSON object": [1, 2],
+        "missing field rules": {"players": []},
+        "unknown rules 'mahjong'": {**record, "rules": "mahjong"},
+        "missing field players": {k: v for k, v in record.items() if k != "players"},
+        "unknown tile": bad_tile,
+        "copies of 5m": five,
+    }
+    for expected, table in cases.items():
+        message = one_line_error(client.post("/api/score", json=table), 400)
+        assert message.startswith("invalid table record: ") and expected in message
+
+
+# -- the page ----------------------------------------------------------------------------------------
+
+def test_page_has_capture_and_sections(client):
+    html = client.get("/").get_data(as_text=True)
+    assert 'type="file" accept="image/*" capture="environment"' in html
+    for section in ("capture", "hand", "context", "score"):
+        assert f'id="{section}"' in html
+    assert 'data-camera="off"' in html
+
+
+def test_static_files_are_served_and_nothing_comes_from_the_internet(client):
+    html = client.get("/").get_data(as_text=True)
+    assert not re.search(r"(src|href)=\"(https?:)?//", html)
+    for name in ("app.js", "tiles.js", "i18n.js", "style.css"):
+        response = client.get(f"/static/{name}")
+        assert response.status_code == 200
+        text = response.get_data(as_text=True)
+        assert not re.search(r"https?://(?!www\.w3\.org/2000/svg)", text), name
+        response.close()
+
+
+def test_every_page_string_exists_in_both_languages():
+    text = (STATIC / "i18n.js").read_text(encoding="utf-8")
+    en, zh = text.split("\n  zh: {")[0], text.split("\n  zh: {")[1].split("\n  },")[0]
+    keys = lambda block: set(re.findall(r"^    (\w+):", block, re.M))  # noqa: E731
+    assert keys(en) == keys(zh) and len(keys(en)) > 80
+    used = set(re.findall(r"\bt\(\"(\w+)\"", (STATIC / "app.js").read_text(encoding="utf-8")))
+    used |= set(re.findall(r'data-i18n="(\w+)"', (Path(STATIC).parent / "templates" / "index.html").read_text(encoding="utf-8")))
+    assert used <= keys(en), used - keys(en)
+
+
+# -- the mounted webcam ------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def camera_client(detector, tmp_path_factory):
+    path = tmp_path_factory.mktemp("camera") / "table.avi"
+    write_table_video(path, [HAND_PHOTO], fps=10, still_seconds=1.5, sweep_seconds=0.3)
+    camera = Camera(str(path))
+    frames = cv2.VideoCapture(str(path))
+    now = 0.0
+    while True:  # play the file through the stillness logic at its own pace, without a thread
+        ok, frame = frames.read()
+        if not ok:
+            break
+        camera.process(frame, now)
+        now += 0.1
+    app = create_app(detector, {"CAMERA": camera})
+    return app.test_client()
+
+
+def test_camera_endpoints_without_camera(client):
+    for method, url in (("get", "/api/camera"), ("get", "/api/camera/frame.jpg"), ("post", "/api/camera/capture"),
+                        ("get", "/api/camera/captures/1.jpg"), ("post", "/api/camera/captures/1/detect")):
+        assert "--camera" in one_line_error(getattr(client, method)(url), 404)
+
+
+def test_camera_status_frame_and_capture(camera_client):
+    status = camera_client.get("/api/camera").get_json()
+    assert status["capture"] == 1 and status["frames"] == 18 and status["size"] == [640, 480]
+    frame = camera_client.get("/api/camera/frame.jpg")
+    assert frame.mimetype == "image/jpeg" and frame.data[:3] == b"\xff\xd8\xff"
+    image = camera_client.get("/api/camera/captures/1.jpg")
+    assert cv2.imdecode(np.frombuffer(image.data, np.uint8), cv2.IMREAD_COLOR).shape == (480, 640, 3)
+    assert camera_client.post("/api/camera/capture").get_json() == {"id": 2}
+    assert 'data-camera="on"' in camera_client.get("/").get_data(as_text=True)
+    assert camera_client.get("/api/health").get_json()["camera"] is True
+
+
+def test_camera_capture_goes_through_detection_like_an_upload(camera_client):
+    body = camera_client.post("/api/camera/captures/1/detect", data={"rules": "daishan", "seat": "0"}).get_json()
+    upload = post_image(camera_client, camera_client.get("/api/camera/captures/1.jpg").data, rules="daishan").get_json()
+    assert body["tiles"] == upload["tiles"] and len(body["tiles"]) >= 10
+    assert body["hand"] == upload["hand"]
+
+
+def test_camera_unknown_capture(camera_client):
+    assert "no capture 99" in one_line_error(camera_client.get("/api/camera/captures/99.jpg"), 404)
+    assert "unknown rules" in one_line_error(camera_client.post("/api/camera/captures/1/detect?rules=x"), 400)

@@ -1,0 +1,344 @@
+"""The table page end to end in Debian's headless chromium (Playwright): `mjcam serve` on a free port, real
+photos from ``valid`` read, corrected through the palette until they match their labels, scored; a webcam run
+from a video file. Screenshots go to ``test-artifacts/``.
+"""
+import csv
+import json
+import re
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from playwright.sync_api import Page, expect, sync_playwright
+
+from scoring import score_table
+from scoring.tiles import PLAYING_TILES, format_tiles, parse_tiles
+from tests.table_video import VALID_IMAGES, write_table_video
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = Path("/usr/bin/chromium")
+ARTIFACTS = ROOT / "test-artifacts"
+DATA = VALID_IMAGES.parent.parent
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+PHONE = {"viewport": {"width": 412, "height": 915}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+
+
+def start_server(*extra: str) -> tuple[subprocess.Popen, str]:
+    """`mjcam serve --port 0` (any free port) in a child process; returns it and the URL it prints."""
+    process = subprocess.Popen([sys.executable, "-m", "mjcam.cli", "serve", "--port", "0", *extra], cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    line = process.stdout.readline()
+    match = re.search(r"http://127\.0\.0\.1:\d+/", line)
+    if not match:
+        process.kill()
+        raise RuntimeError(f"mjcam serve did not start: {line}{process.stdout.read()}")
+    return process, match.group(0)
+
+
+def stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    process.wait(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def playwright():
+    assert CHROMIUM.exists(), "Debian's chromium is needed: apt-get install chromium (make test does it)"
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as playwright:
+        yield playwright
+
+
+@pytest.fixture(scope="module")
+def browser(playwright):
+    browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+    yield browser
+    browser.close()
+
+
+@pytest.fixture(scope="module")
+def server():
+    process, url = start_server()
+    yield url
+    stop(process)
+
+
+def open_page(browser, url: str, rules: str) -> Page:
+    page = browser.new_context(**PHONE).new_page()
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.errors = errors
+    page.goto(url)
+    page.wait_for_selector("body[data-ready=true]")
+    page.select_option("#rules", rules)
+    return page
+
+
+# -- labels ------------------------------------------------------------------------------------------
+
+def tile_codes() -> dict[int, str]:
+    with open(DATA / "classes.tsv", encoding="utf-8") as f:
+        return {int(row["index"]): row["tile_code"] for row in csv.DictReader(f, delimiter="\t")}
+
+
+def labelled_tiles(photo: Path, width: int, height: int) -> list[tuple[str, np.ndarray]]:
+    """The photo's labelled tiles: (tile code, box x1 y1 x2 y2 in pixels)."""
+    codes = tile_codes()
+    out = []
+    for line in (DATA / "valid" / "labels" / (photo.stem + ".txt")).read_text().split("\n"):
+        if line.strip():
+            cls, *values = line.split()
+            points = np.array(values, float).reshape(-1, 2) * [width, height]
+            out.append((codes[int(cls)], np.concatenate([points.min(0), points.max(0)])))
+    return out
+
+
+def iou(a: np.ndarray, b: np.ndarray) -> float:
+    inter = np.prod(np.clip(np.minimum(a[2:], b[2:]) - np.maximum(a[:2], b[:2]), 0, None))
+    return float(inter / (np.prod(a[2:] - a[:2]) + np.prod(b[2:] - b[:2]) - inter))
+
+
+def match_labels(tiles: list[dict], labels: list[tuple[str, np.ndarray]]) -> dict[int, int]:
+    """Detection index → label index, greedily by overlap (IoU ≥ 0.4)."""
+    pairs = sorted(((iou(np.array(t["box"]), box), i, j) for i, t in enumerate(tiles) for j, (_, box) in enumerate(labels)),
+                   reverse=True)
+    matched: dict[int, int] = {}
+    for overlap, i, j in pairs:
+        if overlap >= 0.4 and i not in matched and j not in matched.values():
+            matched[i] = j
+    return matched
+
+
+# -- driving the page --------------------------------------------------------------------------------
+
+def hand_codes(page: Page, group: str | None = None) -> list[str]:
+    selector = f'#groups [data-group="{group}"] .tile[data-code]' if group else "#groups .tile[data-code]"
+    return [el.get_attribute("data-code") for el in page.query_selector_all(selector)]
+
+
+def pick(page: Page, code: str) -> None:
+    """Click ``code`` in the palette's own row of its suit (not in the "most likely" row)."""
+    page.locator(f'#palette .palette-row .tile[data-code="{code}"]').last.click()
+
+
+def press(box) -> None:
+    """Open a box of the overlay from the keyboard (boxes of overlapping detections may cover each other)."""
+    box.focus()
+    box.press("Enter")
+
+
+def close_dialog(page: Page) -> None:
+    page.locator('#tile-dialog button[value="cancel"]').click()
+
+
+def correct_to_labels(page: Page, detect: dict, labels: list[tuple[str, np.ndarray]]) -> None:
+    """Fix what the camera got wrong, as a player would: melds back into the hand, every box made its labelled
+    tile (replace, add a missed one, remove a false one), unboxed labelled tiles added, a winning tile marked."""
+    while page.locator(".meld-kind").count():
+        page.locator(".meld-kind").first.click()
+        page.locator("#meld-break").click()
+    while page.locator('#groups [data-group="flowers"] .tile[data-code]').count():
+        page.locator('#groups [data-group="flowers"] .tile[data-code]').first.click()
+        page.select_option("#act-move", "concealed")
+    matched = match_labels(detect["tiles"], labels)
+    for i in range(len(detect["tiles"])):
+        box = page.locator(f'#overlay g[data-index="{i}"]')
+        unused = "unused" in box.get_attribute("class")
+        if i in matched:
+            truth = labels[matched[i]][0]
+            if unused:
+                press(box)
+                pick(page, truth)
+                close_dialog(page)
+            elif box.get_attribute("data-code") != truth:
+                press(box)
+                pick(page, truth)
+            expect(box).to_have_attribute("data-code", truth)
+        elif not unused:
+            press(box)
+            page.locator("#act-remove").click()
+    for j in sorted(set(range(len(labels))) - set(matched.values())):
+        page.locator('#groups [data-group="concealed"] .tile.add').click()
+        pick(page, labels[j][0])
+        close_dialog(page)
+    if not hand_codes(page, "win"):
+        page.locator('#groups [data-group="concealed"] .tile[data-code]').last.click()
+        page.locator("#act-win").click()
+
+
+def record_for(rules: str, concealed: list[str], win_tile: str, melds: list[dict] = ()) -> dict:
+    """The record the page builds by default: seat 0 wins by self-draw, seat 0 deals, the others blank."""
+    blank = {"concealed": "", "melds": [], "flowers": ""}
+    return {"rules": rules, "options": {}, "dealer": 0, "dealer_streak": 0, "indicator": None,
+            "players": [{"concealed": format_tiles(concealed), "melds": list(melds), "flowers": ""}] + [blank] * 3,
+            "win": {"player": 0, "tile": win_tile, "by": "self_draw", "flags": []}, "context": {}}
+
+
+def one_tile_change(rules: str, concealed: list[str], win_tile: str, melds: list[dict], net: list[int]) -> tuple[str, str, list[int] | None]:
+    """A tile of the hand (not the winning one) and a replacement: one that keeps a legal win with another net
+    if there is one, otherwise one that breaks the win (net None)."""
+    rest = list(concealed)
+    rest.remove(win_tile)
+    breaking = None
+    for old in sorted(set(rest)):
+        for new in PLAYING_TILES:
+            changed = list(concealed)
+            changed[changed.index(old)] = new
+            try:
+                result = score_table(record_for(rules, changed, win_tile, melds))
+            except ValueError:
+                breaking = breaking or (old, new, None)
+                continue
+            if result["net"] != net:
+                return old, new, result["net"]
+    return breaking
+
+
+def expect_net(page: Page, net: list[int]) -> None:
+    for seat, value in enumerate(net):
+        expect(page.locator(f"#net-{seat}")).to_have_text(f"+{value}" if value > 0 else str(value))
+
+
+# -- the tests ---------------------------------------------------------------------------------------
+
+CASES = {
+    "daishan": ("hand_004", []),
+    "wenling": ("hand_012", [{"type": "pung", "tiles": "111m"}]),
+}
+
+
+@pytest.mark.parametrize("rules", CASES)
+def test_photo_read_corrected_and_scored(browser, server, rules):
+    stem, melds = CASES[rules]
+    photo = next(VALID_IMAGES.glob(f"{stem}_*.jpg"))
+    page = open_page(browser, server, rules)
+    with page.expect_response("**/api/detect") as response:
+        page.set_input_files("#photo-file", str(photo))
+    detect = response.value.json()
+    boxes = page.locator("#overlay g.box")
+    expect(boxes).to_have_count(len(detect["tiles"]))
+    assert len(detect["tiles"]) >= 10
+    assert hand_codes(page)  # the reader's hand, as tiles
+    expect(page.locator("#status")).to_contain_text(f"Found {len(detect['tiles'])} tiles")
+    page.screenshot(path=ARTIFACTS / f"e2e-{rules}-read.png", full_page=True)
+
+    labels = labelled_tiles(photo, detect["width"], detect["height"])
+    correct_to_labels(page, detect, labels)
+    for meld in melds:
+        page.locator("#add-meld").click()
+        for code in parse_tiles(meld["tiles"]):
+            pick(page, code)
+        close_dialog(page)
+    truth = sorted(code for code, _ in labels)
+    assert sorted(hand_codes(page, "concealed") + hand_codes(page, "win")) == truth
+    win_tile = hand_codes(page, "win")[0]
+    net = score_table(record_for(rules, truth, win_tile, melds))["net"]
+    expect_net(page, net)
+    page.screenshot(path=ARTIFACTS / f"e2e-{rules}-corrected.png", full_page=True)
+
+    old, new, changed_net = one_tile_change(rules, truth, win_tile, melds, net)
+    page.locator(f'#groups [data-group="concealed"] .tile[data-code="{old}"]').first.click()
+    expect(page.locator("#tile-dialog")).to_be_visible()
+    pick(page, new)
+    assert Counter(hand_codes(page, "concealed") + hand_codes(page, "win")) == Counter(truth) - Counter([old]) + Counter([new])
+    if changed_net is not None:
+        expect_net(page, changed_net)
+    else:  # no single tile changes this hand's score: the score turns into the scorer's one line, then back
+        expect(page.locator("#score-error")).to_contain_text("invalid table record: ")
+        expect(page.locator("#score-body")).to_be_hidden()
+        page.screenshot(path=ARTIFACTS / f"e2e-{rules}-changed.png", full_page=True)
+        page.locator(f'#groups [data-group="concealed"] .tile[data-code="{new}"]').first.click()
+        pick(page, old)
+        expect_net(page, net)
+    if rules == "wenling":  # every hand is scored: the page says which seats are blank
+        expect(page.locator("#blank-note")).to_contain_text("Seat 1")
+        page.screenshot(path=ARTIFACTS / f"e2e-{rules}-changed.png", full_page=True)
+    page.emulate_media(media="print")  # printable: the score stays, the controls go
+    expect(page.locator("#drop")).to_be_hidden()
+    expect(page.locator(".thumb-bar")).to_be_hidden()
+    expect(page.locator("#score-body")).to_be_visible()
+    page.screenshot(path=ARTIFACTS / f"e2e-{rules}-print.png", full_page=True)
+    assert page.errors == []
+
+
+def test_chinese_interface_and_settings_are_remembered(browser, server):
+    page = open_page(browser, server, "daishan")
+    page.select_option("#dealer", "2")
+    page.locator("#lang").click()
+    expect(page.locator("#score-title")).to_have_text("计分")
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.locator("#context-title")).to_have_text("牌局")
+    expect(page.locator("#rules")).to_have_value("daishan")
+    expect(page.locator("#dealer")).to_have_value("2")
+    expect(page.locator("#seat-tab-2")).to_contain_text("东")  # the dealer sits East
+    page.screenshot(path=ARTIFACTS / "e2e-chinese.png", full_page=True)
+    assert page.errors == []
+
+
+def test_bad_upload_shows_one_line(browser, server, tmp_path):
+    page = open_page(browser, server, "daishan")
+    notes = tmp_path / "notes.jpg"
+    notes.write_text("not a photo")
+    page.set_input_files("#photo-file", str(notes))
+    expect(page.locator("#status")).to_have_text("notes.jpg: not an image (JPEG, PNG, WebP, BMP or TIFF expected)")
+    expect(page.locator("#status")).to_have_class(re.compile("error"))
+
+
+def test_webcam_from_a_video_file(browser, tmp_path):
+    video = tmp_path / "table.avi"
+    photo = next(VALID_IMAGES.glob("hand_004_*.jpg"))
+    write_table_video(video, [photo], fps=10, still_seconds=2.0, sweep_seconds=0.8)
+    process, url = start_server("--camera", str(video))
+    try:
+        page = open_page(browser, url, "daishan")
+        expect(page.locator("#table-camera")).to_be_visible()
+        page.wait_for_function("document.getElementById('live').naturalWidth === 640", timeout=20_000)
+        expect(page.locator("#photo-img")).to_have_attribute("src", "/api/camera/captures/1.jpg", timeout=20_000)
+        expect(page.locator("#overlay g.box").first).to_be_visible()
+        assert page.locator("#overlay g.box").count() >= 10
+        expect(page.locator("#camera-status")).to_contain_text(re.compile("ended|still"))
+        page.screenshot(path=ARTIFACTS / "e2e-webcam.png", full_page=True)
+        page.locator("#capture-now").click()
+        expect(page.locator("#photo-img")).to_have_attribute("src", "/api/camera/captures/2.jpg")
+        status = json.loads(page.evaluate("fetch('/api/camera').then(r => r.text())"))
+        assert status["capture"] == 2
+        assert page.errors == []
+    finally:
+        stop(process)
+
+
+def write_y4m(path: Path, photo: Path, frames: int = 30) -> None:
+    """A Y4M video of one photo (640×480): what chromium's fake camera plays to the page."""
+    image = cv2.resize(cv2.imread(str(photo)), (640, 480), interpolation=cv2.INTER_AREA)
+    planes = cv2.cvtColor(image, cv2.COLOR_BGR2YUV_I420).tobytes()
+    with open(path, "wb") as f:
+        f.write(b"YUV4MPEG2 W640 H480 F10:1 Ip A1:1 C420jpeg\n")
+        for _ in range(frames):
+            f.write(b"FRAME\n" + planes)
+
+
+def test_browser_camera_capture(playwright, server, tmp_path):
+    video = tmp_path / "hand.y4m"
+    write_y4m(video, next(VALID_IMAGES.glob("hand_004_*.jpg")))
+    browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS + [
+        "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream", f"--use-file-for-fake-video-capture={video}"])
+    try:
+        page = open_page(browser, server, "daishan")
+        page.locator("#browser-camera").click()
+        page.wait_for_function("document.getElementById('video').videoWidth === 640")
+        with page.expect_response("**/api/detect") as response:
+            page.locator("#snap").click()
+        detect = response.value.json()
+        assert (detect["width"], detect["height"]) == (640, 480) and len(detect["tiles"]) >= 10
+        expect(page.locator("#overlay g.box")).to_have_count(len(detect["tiles"]))
+        page.screenshot(path=ARTIFACTS / "e2e-browser-camera.png", full_page=True)
+        page.locator("#close-camera").click()
+        expect(page.locator("#device-camera")).to_be_hidden()
+        assert page.errors == []
+    finally:
+        browser.close()
