@@ -211,7 +211,7 @@ def _meld_shape_ok(kind: str, tiles: tuple[str, ...], info: RegionInfo) -> bool:
     if any(not (is_suited(t) or suit(t) == "z") for t in tiles):
         return False
     if kind == "chow":
-        if ordered in info.extra_sets:
+        if ordered in info.extra_set_tiles:
             return True
         return (len(tiles) == 3 and all(is_suited(t) and suit(t) == suit(tiles[0]) for t in tiles)
                 and [number(t) for t in ordered] == list(range(number(ordered[0]), number(ordered[0]) + 3)))

@@ -12,11 +12,12 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from hypothesis import assume
 from hypothesis import strategies as st
 
 from scoring import REGIONS
 from scoring.region import OptionInfo
-from scoring.tiles import FLOWERS, PLAYING_TILES, is_suited, number, suit
+from scoring.tiles import FLOWERS, PLAYING_TILES, is_suited, number, parse_tiles, suit
 
 Draw = Callable[[st.SearchStrategy], Any]
 
@@ -223,7 +224,168 @@ def daishan_tables(draw: Draw) -> dict[str, Any]:
             "players": players, "win": win, "context": {}}
 
 
-TABLES: dict[str, Callable[[], st.SearchStrategy]] = {"wenling": wenling_tables, "daishan": daishan_tables}
+# -- Fuzhou ----------------------------------------------------------------------------------------------------
+SUITED = tuple(t for t in PLAYING_TILES if is_suited(t))
+HONOURS = tuple(t for t in PLAYING_TILES if t[1] == "z")
+
+
+def idle_gold(concealed: list[str], win_tile: str, gold: str | None) -> bool:
+    """闲金 (spec §4.2): every suited tile completes the hand without the winning tile, 金 as wilds."""
+    from scoring.hands import HandSpec, is_complete
+
+    rest = list(concealed)
+    rest.remove(win_tile)
+    return all(is_complete(HandSpec.of(rest + [kind], lambda t: t == gold, wild_as=SUITED)) for kind in SUITED)
+
+
+@st.composite
+def fuzhou_tables(draw: Draw) -> dict[str, Any]:
+    """Fuzhou tables: the hand is built first, then the 金 kind is chosen among kinds no meld holds (its
+    copies in the hand become 金 standing for themselves); under 抢金 one copy in the hand is the indicator.
+    More 金 may replace concealed tiles. A claimed win is never on a 金 and never 闲金."""
+    wall = Wall()
+    dealer, winner = draw(st.integers(0, 3)), draw(st.integers(0, 3))
+    concealed, melds = draw(winning_hand(wall, 5, SUITED))
+    melded = {t for m in melds for t in parse_tiles(m["tiles"])}
+    free = [t for t in SUITED if t not in melded]
+    takeable = sorted({t for t in concealed if t not in melded}, key=SUITED.index)
+    rob_gold = bool(takeable) and draw(st.integers(0, 5)) == 0
+    indicator: str | None
+    if rob_gold:
+        indicator = draw(st.sampled_from(takeable))
+    else:
+        kinds = [t for t in free if wall.left[t]]
+        indicator = draw(st.one_of(st.none(), st.sampled_from(kinds)) if kinds else st.none())
+        if indicator is not None:
+            wall.take([indicator])
+    for _ in range(draw(st.integers(0, 3))):  # some concealed tiles are 金 instead
+        natural = [i for i, t in enumerate(concealed) if t != indicator]
+        if indicator is None or not wall.left[indicator] or not natural:
+            break
+        index = draw(st.sampled_from(natural))
+        wall.put_back([concealed[index]])
+        concealed[index] = wall.take([indicator])[0]
+    golds = concealed.count(indicator) - (1 if rob_gold else 0)
+    flags: list[str] = []
+    if rob_gold:
+        win = {"player": winner, "tile": indicator, "by": "self_draw", "flags": flags}
+        flags.append("rob_gold")
+    else:
+        tile = draw(st.sampled_from(concealed))
+        win = _win(draw, winner, tile, may_claim=tile != indicator)
+        if win["by"] != "self_draw" and golds and idle_gold(concealed, tile, indicator):
+            win = {"player": winner, "tile": tile, "by": "self_draw", "flags": flags}
+        win["flags"] = flags
+        if win["by"] == "self_draw" and winner == dealer and draw(st.booleans()):
+            flags.append("heaven")
+    if win["by"] == "self_draw":
+        if golds >= 3 and draw(st.booleans()):
+            flags.append("three_golds")
+        if indicator is not None and draw(st.integers(0, 3)) == 0:
+            flags.append("gold_kan")
+    players = []
+    for seat in range(4):
+        flowers = "".join(draw(some_of(wall, HONOURS + FLOWERS, 8 if seat == winner else 3)))
+        if seat == winner:
+            players.append({"concealed": "".join(concealed), "melds": melds, "flowers": flowers})
+        elif draw(st.booleans()):
+            players.append({"concealed": "", "melds": [], "flowers": flowers})
+        else:
+            ordinary = tuple(t for t in SUITED if t != indicator)
+            players.append(draw(loose_hand(wall, 16, SUITED, ordinary)) | {"flowers": flowers})
+    return {"rules": "fuzhou", "options": draw(options_for("fuzhou")), "dealer": dealer,
+            "dealer_streak": draw(st.integers(0, 3)), "indicator": indicator, "players": players, "win": win,
+            "context": {}}
+
+
+# -- Baicheng --------------------------------------------------------------------------------------------------
+DRAGON_SET = ("5z", "6z", "7z")
+
+
+def _baicheng_legal(blocks: list[tuple[str, ...]], pair: str, win_tile: str, hard_yaojiu: bool) -> bool:
+    """三门全, 幺九 (besides the winning tile with ``hard_yaojiu``) and 有刻 on one decomposition."""
+    tiles = [t for b in blocks for t in b] + [pair, pair]
+    others = list(tiles)
+    others.remove(win_tile)
+    has_triplet = any(len(set(b)) == 1 or len(b) == 4 for b in blocks) or pair in DRAGON_SET
+    yaojiu = any(t[1] == "z" or t[0] in "19" for t in (others if hard_yaojiu else tiles))
+    return {"m", "p", "s"} <= {t[1] for t in tiles} and yaojiu and has_triplet
+
+
+@st.composite
+def _baicheng_player(draw: Draw, wall: Wall) -> dict[str, Any]:
+    """A non-winner: blank or 13 tiles; its pungs may be kongs or marked as a pung of the 宝."""
+    hand = draw(loose_hand(wall, 13, PLAYING_TILES)) if draw(st.booleans()) else \
+        {"concealed": "", "melds": [], "flowers": ""}
+    if not hand["concealed"] and draw(st.booleans()):
+        hand["melds"] = [{"type": kind, "tiles": "".join(wall.take(tiles))}
+                         for kind, tiles in [draw(st.sampled_from(set_choices(wall, PLAYING_TILES)))]]
+    for meld in hand["melds"]:
+        tile = parse_tiles(meld["tiles"])[0]
+        if meld["type"] == "pung" and wall.left[tile] and draw(st.booleans()):
+            meld.update({"type": "kong", "tiles": meld["tiles"] + "".join(wall.take([tile]))},
+                        **draw(st.sampled_from([{}, {"added": True}, {"concealed": True}])))
+        elif meld["type"] == "pung" and draw(st.integers(0, 3)) == 0:
+            meld["bao"] = True
+    return hand
+
+
+@st.composite
+def baicheng_tables(draw: Draw) -> dict[str, Any]:
+    """Baicheng tables: 4 sets (中發白 sets and a whirlwind among them) + pair meeting 三门全, 幺九 and 有刻
+    on the constructed decomposition; a drawn 宝 may replace the winning tile (摸宝); some hands are drawn."""
+    options = draw(options_for("baicheng"))
+    wall = Wall()
+    dealer, winner = draw(st.integers(0, 3)), draw(st.integers(0, 3))
+    indicator = draw(st.one_of(st.none(), st.sampled_from(PLAYING_TILES)))
+    if indicator is not None:
+        wall.take([indicator])
+    if draw(st.integers(0, 9)) == 0:  # 流局: four non-winners, kongs still paid
+        players = [draw(_baicheng_player(wall)) for _ in range(4)]
+        return {"rules": "baicheng", "options": options, "dealer": dealer, "indicator": indicator,
+                "players": players, "win": None, "context": {}}
+    melds: list[dict[str, Any]] = []
+    blocks: list[tuple[str, ...]] = []
+    if wall.has(("1z", "2z", "3z", "4z")) and draw(st.integers(0, 4)) == 0:
+        blocks.append(tuple(wall.take(("1z", "2z", "3z", "4z"))))
+        melds.append({"type": "whirlwind", "tiles": "1234z"})
+    n_melds = draw(st.integers(0, 4 - len(blocks)))
+    concealed: list[str] = []
+    for index in range(4 - len(blocks)):
+        kind, tiles = draw(st.sampled_from(set_choices(wall, PLAYING_TILES, extra=(DRAGON_SET,))))
+        if index < n_melds and kind == "pung" and wall.left[tiles[0]] >= 4 and draw(st.booleans()):
+            tiles = tiles + tiles[:1]
+            melds.append({"type": "kong", "tiles": "".join(wall.take(tiles)),
+                          **draw(st.sampled_from([{}, {"added": True}, {"concealed": True}]))})
+        elif index < n_melds:
+            melds.append({"type": kind, "tiles": "".join(wall.take(tiles)), **({"bao": True} if kind == "pung" and
+                                                                                 draw(st.integers(0, 5)) == 0 else {})})
+        else:
+            concealed += wall.take(tiles)
+        blocks.append(tiles)
+    pair = draw(st.sampled_from([t for t in PLAYING_TILES if wall.left[t] >= 2]))
+    concealed += wall.take([pair, pair])
+    tile = draw(st.sampled_from(concealed))
+    assume(_baicheng_legal(blocks, pair, tile, options.get("hard_yaojiu", False)))
+    win = _win(draw, winner, tile, may_claim=True)
+    flags: list[str] = []
+    if win["by"] == "self_draw":
+        if any(m["type"] in ("kong", "whirlwind") for m in melds) and draw(st.booleans()):
+            flags.append("kong_replacement")
+        if indicator is not None and wall.left[indicator] and draw(st.integers(0, 2)) == 0:
+            index = concealed.index(tile)
+            wall.put_back([concealed[index]])
+            concealed[index] = win["tile"] = wall.take([indicator])[0]
+            flags.append("bao_draw")
+    win["flags"] = flags
+    players = [{"concealed": "".join(concealed), "melds": melds, "flowers": ""} if seat == winner
+               else draw(_baicheng_player(wall)) for seat in range(4)]
+    return {"rules": "baicheng", "options": options, "dealer": dealer, "indicator": indicator,
+            "players": players, "win": win, "context": {}}
+
+
+TABLES: dict[str, Callable[[], st.SearchStrategy]] = {
+    "wenling": wenling_tables, "daishan": daishan_tables, "fuzhou": fuzhou_tables, "baicheng": baicheng_tables}
 """Each region's generator of legal tables; other regions add theirs here."""
 
 

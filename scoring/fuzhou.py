@@ -1,0 +1,362 @@
+"""Fuzhou 福州 rules (spec §4): 金 wilds, honours as flowers, 花 + 金 + 连庄 + 5 per payer, specials, 闲金.
+
+Each of the three others pays the winner, in 底 × ``di``:
+
+- 点炮 (and 抢杠): ``花 + 金 + 连庄 + 5 + 特殊`` (「点炮和＝花+金+特殊和牌牌型倍数+连庄数+5」);
+- 自摸 and every event win (天和, 抢金, 三金倒): ``(花 + 金 + 连庄 + 5) × 2 + 特殊``
+  (「自摸和＝（连庄数+花+金+5）×2+特殊和牌倍数」).
+
+A plain win counts only its largest special (「只计番数最高的特殊和法」); an event win adds its specials up,
+with only the largest of 三金倒, 抢金, 金雀, 金龙 (「三金倒和抢金，金雀，金龙不可以同时出现」). 连庄 counts
+only between the winner and the dealer. The winner's best reading (the 金 standing for what pays most)
+is kept.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+
+from scoring.hands import KIND_INDEX, Block, HandSpec, Reading, is_complete, readings
+from scoring.items import Item, Rule
+from scoring.record import Player, RecordError, Table
+from scoring.region import OptionInfo, Region, RegionInfo
+from scoring.result import Payment, Result, SeatResult, net_of, others
+from scoring.tiles import FLOWERS, PLAYING_TILES, format_tiles, is_honour, is_suited
+
+SUITED = tuple(t for t in PLAYING_TILES if is_suited(t))
+CLAIMED = ("discard", "rob_kong")
+EVENTS = ("heaven", "rob_gold", "three_golds")
+
+INFO = RegionInfo(
+    key="fuzhou", name="Fuzhou", name_zh="福州", hand_size=16, unit="分",
+    options=(
+        OptionInfo("di", 1, "int", "points per 底 (the table's stake)", "底番（每底的分数）", minimum=1),
+        OptionInfo("discard_payer", "all", "choice",
+                   "who pays a 点炮 win: all three others, or the discarder alone",
+                   "点炮和由谁支付：三家都付，或只由点炮者付", allowed=("all", "discarder")),
+        OptionInfo("event_specials_additive", True, "bool",
+                   "an event win (天和, 抢金, 三金倒) adds up its specials (false: the single largest)",
+                   "天和、抢金、三金倒时同时出现的特殊和法番数累加（否则只计最高的一种）"),
+        OptionInfo("pinghu_doubled_on_discard", False, "bool",
+                   "平和 is paid in the ×2 form even on a 点炮 win",
+                   "平和点炮时也按（金+连庄数+5）×2+30 计"),
+        OptionInfo("rob_gold_indicator_is_gold", False, "bool",
+                   "under 抢金 the taken indicator is a 金 too (wild, and counted in 金)",
+                   "抢金换进的“金”本身也算一张金（可替代，计入金数）"),
+    ),
+    flags=("heaven", "rob_gold", "three_golds", "gold_kan"),
+    indicator="金", indicator_name="jin (gold, wild)",
+    description="16 tiles (17 for the winner); 5 sets + pair; 金 wilds; winds and dragons are flowers; "
+                "each payer pays 花 + 金 + 连庄 + 5 (+ specials), ×2 on 自摸.",
+)
+
+# -- 花 H, 金 G, 连庄 L and the base (spec §4.2) -------------------------------------------------------------------
+FLOWER = Rule("flowers", "花", "花", 1, "底", "花牌中，每抓一朵花就计1个花番")
+FLOWER_FOUR = Rule("four of a kind or a full set of flowers", "抓齐４个一样的花", "花 (齐4 = 6)", 6, "底",
+                   "抓齐４个一样的花（如４个“东”或者“春夏秋冬”一套），按６朵花计")
+EXPOSED_KONG = Rule("exposed kong", "明杠", "花 (明杠)", 1, "底", "和牌的玩家所开的杠，一个明杠算一朵花",
+                    lambda m: m.kind == "kong" and not m.concealed)
+CONCEALED_KONG = Rule("concealed kong", "暗杠", "花 (暗杠)", 2, "底", "一个暗杠算两朵花",
+                      lambda m: m.kind == "kong" and m.concealed)
+GOLD = Rule("golds", "金", "金", 1, "底", "金按照花番计算，有几个金和牌时便多算几张花的番数")
+STREAK = Rule("dealer streak", "连庄", "连庄", 1, "底",
+              "庄家若超过一连庄，其他三家应多输连庄的点数。同样若被顶庄庄家也要付赢牌者相应的连庄点数")
+BASE = Rule("base", "基数 5", "5", 5, "底", "点炮和＝花+金+特殊和牌牌型倍数+连庄数+5")
+DOUBLED = Rule("self-drawn or event win, doubled", "自摸 ×2", "×2", 2, "倍",
+               "自摸和＝（连庄数+花+金+5）×2+特殊和牌倍数；花牌的番数按自摸计")
+
+# -- specials S, conditions on a _Hand (spec §4.2 table) -----------------------------------------------------------
+HEAVEN = Rule("heavenly hand", "天和", "天和", 30, "底", "庄家取完牌后，不用打出，已经和牌，称为天和。天和和抢金的计番相同。",
+              lambda h: "heaven" in h.flags)
+ROB_GOLD = Rule("robbing the gold", "抢金", "抢金", 30, "底", "抢金的番按牌局底番的30倍计，花牌的番数按自摸计。",
+                lambda h: "rob_gold" in h.flags)
+THREE_GOLDS = Rule("three golds", "三金倒", "三金倒", 40, "底",
+                   "只要抓到三张“金”，就可和牌，不用根据基本牌型…三金倒的番按牌局底番的40倍计",
+                   lambda h: "three_golds" in h.flags)
+PINGHU = Rule("no flower, no kong", "平和（无花、无杠）", "平和", 30, "底",
+              "如果赢家和牌的时候，一朵花牌都没有抓到、也没有开杠的话，即为平和。平和（无花、无杠）＝（金+连庄数+5）×2+30",
+              lambda h: h.flowers == 0 and not h.kongs)
+PINGHU_ONE_FLOWER = Rule("one flower, no kong", "平和（只有1张花）", "平和 (1花)", 15, "底",
+                         "只有一张花的情况下，算平和。番数计算为：（花+金+连庄数+5）×2+15",
+                         lambda h: h.flowers == 1 and not h.kongs)
+GOLD_PAIR = Rule("pair of golds", "金雀", "金雀", 60, "底", "用两只金来做对子，即是金雀。金雀的番按牌局底番的60倍计",
+                 lambda h: h.summary is not None and h.summary[1])
+GOLD_KAN = Rule("gold kan", "金坎", "金坎", 60, "底", "金坎只能自摸，与金将一样大。金坎=（花+金+连庄数+5）×2+60",
+                lambda h: "gold_kan" in h.flags)
+GOLD_DRAGON = Rule("three golds as their own triplet", "金龙", "金龙", 120, "底",
+                   "和牌时如果手里有3张金牌，并且3张金牌只能当作自己本身的刻子来使用，即是金龙",
+                   lambda h: h.summary is not None and h.summary[2])
+HUNYI = Rule("one suit with a gold standing for another tile", "混一", "混一", 120, "底",
+             "混一：只有一牌（例如全是万），但有金，而且金不是死金",
+             lambda h: h.one_suit and h.summary[3])
+QINGYI = Rule("one suit, golds only as themselves", "清一", "清一", 240, "底",
+              "清一：只有一牌，无金或者金是死金（如2万金只当2万用）",
+              lambda h: h.one_suit and not h.summary[3])
+EVENT_SPECIALS = (HEAVEN, ROB_GOLD, THREE_GOLDS)
+PATTERN_SPECIALS = (PINGHU, PINGHU_ONE_FLOWER, GOLD_PAIR, GOLD_KAN, GOLD_DRAGON, HUNYI, QINGYI)
+EXCLUSIVE = (THREE_GOLDS, ROB_GOLD, GOLD_PAIR, GOLD_DRAGON)
+"""Only the largest of these counts, even when an event win adds up its specials."""
+XIANJIN = "闲金时不能点炮和，但听金雀和金龙时可以点炮和。闲金是指当时手中的牌型可以和任何一张牌."
+
+
+@dataclass(frozen=True)
+class _Summary:
+    """The hand search's merge key for a block: what the specials read from it.
+
+    (suits bitmask, a pair of two 金, a triplet of three 金 as their own kind, a 金 standing for another kind).
+    """
+
+    gold: str | None
+
+    def __call__(self, b: Block) -> tuple[int, bool, bool, bool]:
+        substitutes = any(w and t != self.gold for t, w in zip(b.tiles, b.wild))
+        return (_SUIT_BITS[b.tile[1]], b.is_pair and all(b.wild),
+                b.is_triplet and all(b.wild) and b.tile == self.gold, substitutes)
+
+
+_SUIT_BITS = {"m": 1, "p": 2, "s": 4}
+
+
+def _combine(a: tuple, b: tuple) -> tuple:
+    return (a[0] | b[0], a[1] or b[1], a[2] or b[2], a[3] or b[3])
+
+
+@dataclass(frozen=True)
+class _Hand:
+    """The winner's hand under one reading (``summary`` None: no complete reading, a 三金倒)."""
+
+    flags: frozenset[str]
+    flowers: int
+    kongs: int
+    summary: tuple[int, bool, bool, bool] | None
+
+    @property
+    def one_suit(self) -> bool:
+        return self.summary is not None and self.summary[0] in (1, 2, 4)
+
+
+class Fuzhou(Region):
+    info = INFO
+
+    # -- checks --------------------------------------------------------------------------------------------
+    def check_tiles(self, table: Table) -> None:
+        gold = table.indicator
+        if gold is not None and not is_suited(gold):
+            raise RecordError(f"the 金 indicator must be a suited tile, got {gold}")
+        for p in table.players:
+            where = f"players[{p.seat}]"
+            for t in p.concealed or ():
+                if not is_suited(t):
+                    raise RecordError(f"{where}.concealed holds {t}; in fuzhou rules honours and flowers are "
+                                      "flowers, laid aside in 'flowers'")
+            for m in p.melds:
+                bad = next((t for t in m.tiles if not is_suited(t) or t == gold), None)
+                if bad is not None:
+                    what = "a 金, which is never melded" if bad == gold else "an honour, which is a flower"
+                    raise RecordError(f"{where} has a meld {''.join(m.tiles)} with {bad}, {what}")
+            for t in p.flowers:
+                if is_suited(t):
+                    raise RecordError(f"{where}.flowers holds {t}, which is no flower (Fuzhou flowers are "
+                                      "f tiles, winds and dragons)")
+        win = table.win
+        if win is not None and win.by in CLAIMED and win.tile == gold:
+            raise RecordError(f"win.tile {win.tile} is a 金: a 金 is never discarded, so it cannot be won on "
+                              f"by {win.by}")
+
+    def counted_tiles(self, table: Table):
+        tiles = list(super().counted_tiles(table))
+        if _robbed_gold(table):
+            tiles.remove(table.indicator)  # the taken indicator stands in the winner's hand (spec §1)
+        return tiles
+
+    def check_win(self, table: Table) -> None:
+        super().check_win(table)
+        win = table.win
+        if win is None:
+            return
+        for flag in sorted(win.flags):
+            if win.by != "self_draw":
+                raise RecordError(f"flag {flag} needs a self_draw win")
+            if flag != "heaven" and table.indicator is None:
+                raise RecordError(f"flag {flag} needs the 金 indicator")
+        if "heaven" in win.flags and win.player != table.dealer:
+            raise RecordError("flag heaven (天和) needs the dealer as the winner")
+        if {"heaven", "rob_gold"} <= win.flags:
+            raise RecordError("flags heaven and rob_gold exclude each other: 天和 wins before any tile is taken in")
+        if "rob_gold" in win.flags and win.tile != table.indicator:
+            raise RecordError(f"flag rob_gold needs win.tile to be the taken indicator {table.indicator}")
+        if "three_golds" in win.flags and self.golds(table) < 3:
+            raise RecordError(f"flag three_golds needs three 金 ({table.indicator}) in players[{win.player}]'s hand")
+
+    def is_win(self, table: Table) -> bool:
+        if "three_golds" in table.win.flags:
+            return True
+        found = self.readings(table)
+        if found and not self.allowed(table, found):
+            raise RecordError(f"players[{table.win.player}] holds 闲金 (any tile completes the hand): "
+                              f"a {table.win.by} win needs 金雀 or 金龙")
+        return bool(found)
+
+    # -- the hand ------------------------------------------------------------------------------------------
+    def golds(self, table: Table) -> int:
+        """G: the 金 in the winner's concealed hand (under 抢金, the taken indicator only with the option)."""
+        held = table.winner.concealed.count(table.indicator) if table.indicator else 0
+        return held - (1 if _robbed_gold(table) and not table.options["rob_gold_indicator_is_gold"] else 0)
+
+    def spec(self, table: Table, concealed: tuple[str, ...], win: str | None, natural_golds: int = 0) -> HandSpec:
+        """The hand search's input: ``concealed`` with the 金 as wilds, but ``natural_golds`` of them at face
+        value; ``win`` is the winning tile (None: no winning role)."""
+        gold = table.indicator
+        spec = HandSpec.of(concealed, lambda t: t == gold, wild_as=SUITED,
+                           wild_kinds=frozenset({gold}) if gold else frozenset())
+        if natural_golds:
+            counts = list(spec.counts)
+            counts[KIND_INDEX[gold]] += natural_golds
+            spec = replace(spec, counts=tuple(counts), wilds=spec.wilds - natural_golds)
+        win_wild = win is not None and win == gold and not natural_golds
+        return replace(spec, win=None if win_wild else win, win_wild=win_wild)
+
+    def readings(self, table: Table) -> tuple[Reading, ...]:
+        """Every reading of the winner's hand (alike readings merged); under 抢金 the taken indicator is at
+        face value unless ``rob_gold_indicator_is_gold``."""
+        p = table.winner
+        natural = 1 if _robbed_gold(table) and not table.options["rob_gold_indicator_is_gold"] else 0
+        spec = self.spec(table, p.concealed, table.win.tile, natural)
+        return readings(spec, tuple(Block.from_meld(m) for m in p.melds), _Summary(table.indicator), _combine)
+
+    def allowed(self, table: Table, found: tuple[Reading, ...]) -> list[tuple[Reading, tuple]]:
+        """The readings a win may take, each with its summary: on a claimed win while 闲金, only 金雀 or 金龙."""
+        key = _Summary(table.indicator)
+        out = []
+        for r in found:
+            summary = (0, False, False, False)
+            for b in r.blocks:
+                summary = _combine(summary, key(b))
+            out.append((r, summary))
+        if out and table.win.by in CLAIMED and self.idle_gold(table):
+            return [(r, s) for r, s in out if s[1] or s[2]]
+        return out
+
+    def idle_gold(self, table: Table) -> bool:
+        """闲金: the hand without the winning tile is completed by every suited tile."""
+        rest = list(table.winner.concealed)
+        rest.remove(table.win.tile)
+        base = self.spec(table, tuple(rest), None)
+        for kind in SUITED:
+            counts = list(base.counts)
+            counts[KIND_INDEX[kind]] += 1
+            if not is_complete(replace(base, counts=tuple(counts))):
+                return False
+        return True
+
+    # -- scoring -------------------------------------------------------------------------------------------
+    def score(self, table: Table) -> Result:
+        win = table.win
+        if win is None:
+            seats = tuple(SeatResult(s, 0, self.info.unit) for s in range(4))
+            return Result(self.info.key, (0, 0, 0, 0), (), seats, None, self.info.unit, extra={"note": "和局"})
+        p = table.winner
+        flower_items = _flower_items(p)
+        h = sum(i.value for i in flower_items)
+        g = self.golds(table)
+        candidates = self.allowed(table, self.readings(table)) or [(None, None)]
+        kongs = sum(m.kind == "kong" for m in p.melds)
+        best = None
+        for reading, summary in candidates:
+            hand = _Hand(win.flags, len(p.flowers), kongs, summary)
+            for specials in self._choices(table, hand):
+                doubled = self._doubled(table, specials)
+                value = _amount(h + g + 5, doubled, specials)
+                subs = reading.substitutions if reading else 0
+                if best is None or (value, -subs) > (best[0], -best[1]):
+                    best = (value, subs, reading, specials, doubled)
+        _, _, reading, specials, doubled = best
+        return self._settle(table, flower_items, g, specials, doubled, reading)
+
+    def _choices(self, table: Table, hand: _Hand) -> list[tuple[Rule, ...]]:
+        """The special combinations the win may take: the single largest for a plain win; an event's sum."""
+        present = [r for r in EVENT_SPECIALS + PATTERN_SPECIALS if r.applies(hand)]
+        events = [r for r in EVENT_SPECIALS if r.applies(hand)]
+        if events and table.options["event_specials_additive"]:
+            exclusive = [r for r in present if r in EXCLUSIVE]
+            kept = [r for r in present if r not in EXCLUSIVE]
+            if exclusive:
+                kept.append(max(exclusive, key=lambda r: r.value))
+            return [tuple(kept)]
+        return [(r,) for r in present] or [()]
+
+    def _doubled(self, table: Table, specials: tuple[Rule, ...]) -> bool:
+        win = table.win
+        if win.by == "self_draw" or any(flag in win.flags for flag in EVENTS):
+            return True
+        return table.options["pinghu_doubled_on_discard"] and any(r in (PINGHU, PINGHU_ONE_FLOWER) for r in specials)
+
+    def _settle(self, table: Table, flower_items: list[Item], g: int, specials: tuple[Rule, ...], doubled: bool,
+                reading: Reading | None) -> Result:
+        win, di = table.win, table.options["di"]
+        h = sum(i.value for i in flower_items)
+        streak = table.dealer_streak
+        claimed = win.by in CLAIMED
+        payers = (win.source,) if claimed and table.options["discard_payer"] == "discarder" else others(win.player)
+        s = sum(r.value for r in specials)
+        payments = []
+        for payer in payers:
+            lp = streak if table.dealer in (payer, win.player) else 0
+            amount = _amount(h + g + lp + 5, doubled, specials)
+            form = f"({h} + {g} + {lp} + 5) × 2 + {s}" if doubled else f"{h} + {g} + {lp} + 5 + {s}"
+            reason = ("自摸" if win.by == "self_draw" else "点炮" if win.by == "discard" else "抢杠") + \
+                     f" 花+金+连庄+5{'×2' if doubled else ''}+特殊: {form} = {amount}" + (f" × {di}" if di != 1 else "")
+            payments.append(Payment(payer, win.player, amount * di, reason))
+        items = list(flower_items)
+        if g:
+            items.append(GOLD.item(table.indicator, g))
+        dealer_pays = [q for q in payers if table.dealer in (q, win.player)]
+        if streak and dealer_pays:
+            who = "each payer" if win.player == table.dealer else f"P{table.dealer} (the dealer) only"
+            items.append(STREAK.item(who, streak))
+        items.append(BASE.item())
+        if doubled:
+            items.append(DOUBLED.item())
+        items += [r.item() for r in specials]
+        received = sum(pay.amount for pay in payments)
+        seats = [SeatResult(seat, 0, self.info.unit) for seat in range(4)]
+        formula = ", ".join(f"P{pay.payer} {pay.amount}" for pay in payments)
+        seats[win.player] = SeatResult(win.player, received, self.info.unit, tuple(items),
+                                       {"hua": h, "gold": g, "special": s, "formula": formula})
+        return Result(self.info.key, net_of(payments), tuple(payments), tuple(seats), win.player, self.info.unit,
+                      reading.describe() if reading else None)
+
+
+def _robbed_gold(table: Table) -> bool:
+    return table.win is not None and "rob_gold" in table.win.flags and table.indicator is not None
+
+
+def _amount(base: int, doubled: bool, specials: tuple[Rule, ...]) -> int:
+    return (base * 2 if doubled else base) + sum(r.value for r in specials)
+
+
+def _flower_items(p: Player) -> list[Item]:
+    """H: each flower 1; four identical honours or a full 春夏秋冬 / 梅兰菊竹 6; a 明杠 1 and an 暗杠 2."""
+    items, loose = [], []
+    honours = Counter(t for t in p.flowers if is_honour(t))
+    for t, n in sorted(honours.items()):
+        if n == 4:
+            items.append(FLOWER_FOUR.item(t * 4))
+        else:
+            loose += [t] * n
+    held = set(p.flowers)
+    for group in (FLOWERS[:4], FLOWERS[4:]):
+        if held.issuperset(group):
+            items.append(FLOWER_FOUR.item(format_tiles(group)))
+        else:
+            loose += [f for f in group if f in held]
+    if loose:
+        items.insert(0, FLOWER.item(format_tiles(loose), len(loose)))
+    for m in p.melds:
+        for rule in (EXPOSED_KONG, CONCEALED_KONG):
+            if rule.applies(m):
+                items.append(rule.item(format_tiles(m.tiles)))
+    return items
+
+
+REGION = Fuzhou()

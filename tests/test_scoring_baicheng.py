@@ -1,0 +1,281 @@
+"""Baicheng 白城 (spec §6): win conditions, 夹胡, 宝, one hand per 番 item, payers' terms, kongs, options.
+
+Unless a test says otherwise: the dealer is seat 0, the winner is seat 1 and wins on P2's discard, no 宝 is
+given, the winner holds pung 555p and chow 234m (not 门清) and 8 concealed tiles; the other hands are blank
+(no melds, so 门清). The base hand 678s 123m 88p won on 8s is BC1 (屁和): F = 0, so the dealer and the
+discarder pay 2 and P3 pays 1.
+"""
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from scoring import RecordError, is_winning_hand, score_table
+from tests.records import melds, player, record, winner_record
+from tests.strategies import legal_tables
+
+MELDS = "p555p c234m"
+
+
+def baicheng(concealed: str, tile: str, by: str = "discard", *, melds_text: str = MELDS, **kw) -> dict:
+    return winner_record("baicheng", concealed, tile, by, melds_text=melds_text, **kw)
+
+
+def net(concealed: str, tile: str, by: str = "discard", **kw) -> list[int]:
+    return score_table(baicheng(concealed, tile, by, **kw))["net"]
+
+
+def fan(concealed: str, tile: str, by: str = "discard", **kw) -> int:
+    result = score_table(baicheng(concealed, tile, by, **kw))
+    return result["players"][result["winner"]]["fan"]
+
+
+def rules(concealed: str, tile: str, by: str = "discard", **kw) -> list[str]:
+    result = score_table(baicheng(concealed, tile, by, **kw))
+    return [i["rule"] for i in result["players"][result["winner"]]["items"]]
+
+
+def rejected(rec: dict) -> str:
+    with pytest.raises(RecordError) as caught:
+        score_table(rec)
+    message = str(caught.value)
+    assert message and "\n" not in message
+    return message
+
+
+# -- win conditions ---------------------------------------------------------------------------------------------
+def test_plain_win_pays_by_the_payers_terms():
+    assert rules("678s123m88p", "8s") == []
+    assert net("678s123m88p", "8s") == [-2, 5, -2, -1]
+
+
+def test_three_suits_needed():
+    assert "三门全" in rejected(baicheng("678p123m88p", "8p"))
+
+
+def test_a_terminal_or_honour_needed():
+    assert "幺九" in rejected(baicheng("678s234m88p", "8s", melds_text="p555p c345m"))
+
+
+def test_a_triplet_needed():
+    assert "有刻" in rejected(baicheng("678s123m88p", "8s", melds_text="c567p c234m"))
+
+
+@pytest.mark.parametrize("melds_text", ["K5555p c234m", "w1234z c234m", "b555p c234m"])
+def test_kongs_whirlwinds_and_bao_pungs_are_triplets(melds_text):
+    assert sum(net("678s123m88p", "8s", melds_text=melds_text)) == 0
+
+
+def test_a_concealed_triplet_counts():
+    assert rules("678s123m888p99m", "9m", melds_text="c567p") == ["夹胡"]  # 888p 暗刻; 单吊 on 9m
+
+
+def test_a_dragon_pair_substitutes_for_a_triplet():
+    assert fan("678s123m55z", "8s", melds_text="c567p c234m") == 0
+
+
+def test_dragon_set_is_a_set_and_no_triplet():
+    assert "有刻" in rejected(baicheng("567z678s99m", "5z", melds_text="c567p c234m"))
+    assert fan("567z678s99m", "5z", melds_text="p555p c234m") == 1  # 中發白 completed: 夹胡
+    assert fan("678s99m", "9m", melds_text="p555p c234m c567z") == 1  # a 567z chow meld
+
+
+def test_hard_yaojiu_option():
+    # 1m, the winning tile, is the only terminal: a win by default (夹胡 by rule 5), none with 硬幺
+    assert rules("123m456p678s55s", "1m", melds_text="p444s") == ["夹胡"]
+    assert "幺九" in rejected(baicheng("123m456p678s55s", "1m", melds_text="p444s", options={"hard_yaojiu": True}))
+
+
+# -- 夹胡 -------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("concealed, tile, jiahu", [
+    ("678s123m88p", "7s", True),    # 坎: 6s8s + 7s
+    ("789s123m88p", "7s", True),    # 边: 89s + 7s
+    ("123m789s88p", "3m", True),    # 边: 12m + 3m
+    ("678s123m88p", "8p", True),    # 单吊
+    ("678s123m88p", "6s", False),   # two-sided 78s
+    ("678s123m99p", "1m", False),   # two-sided 23m (1m is not the only terminal)
+])
+def test_one_tile_waits(concealed, tile, jiahu):
+    assert ("夹胡" in rules(concealed, tile)) == jiahu
+
+
+def test_four_tile_run_single_wait_is_no_jiahu():
+    # 2345m waiting on 2m or 5m: 22m + 345m or 234m + 55m
+    assert "夹胡" not in rules("22345m678s", "2m", melds_text="p555p c789p")
+    assert "夹胡" not in rules("23455m678s", "5m", melds_text="p555p c789p")
+    assert "夹胡" in rules("22678m678s", "2m", melds_text="p555p c789p")
+    assert "夹胡" not in rules("678s123m888p99s", "9s", melds_text="c567p")  # 6789s on 9s
+
+
+def test_missing_yaojiu_single_terminal_is_jiahu():
+    # 23m + 1m is two-sided, but the hand holds no other terminal or honour
+    assert rules("123m456p678s55s", "1m", melds_text="p444s") == ["夹胡"]
+
+
+# -- 番 items ----------------------------------------------------------------------------------------------------
+def test_self_draw():
+    assert rules("678s123m88p", "8s", "self_draw") == ["自摸"]
+    assert net("678s123m88p", "8s", "self_draw") == [-4, 8, -2, -2]
+
+
+def test_yaoji_holds_1s():
+    assert "幺鸡" in rules("123s678s88p", "8s", melds_text="p555p c234m")
+    assert fan("123s678s88p", "8s", melds_text="p555p c234m") == 1
+
+
+def test_kong_replacement():
+    kw = {"melds_text": "k5555p c234m", "flags": ("kong_replacement",)}
+    assert rules("678s123m88p", "8s", "self_draw", **kw) == ["自摸", "杠开", "明杠"]  # the kong is paid apart
+
+
+def test_standing_concealed_winner_and_back_to_back():
+    # 门清 winner (站立 +1); the blank payers are 门清 too (背靠背 +1 each)
+    assert rules("678s123m88p555p234m", "8s", melds_text="") == ["站立"]
+    assert net("678s123m88p555p234m", "8s", melds_text="") == [-8, 20, -8, -4]
+    # a payer with a claimed meld is not 门清
+    hands = {1: player("678s123m88p555p234m"), 3: player("", "p777z")}
+    assert score_table(record("baicheng", hands, (1, "8s", "discard", 2)))["net"] == [-8, 18, -8, -2]
+
+
+def test_concealed_kong_keeps_standing():
+    assert "站立" in rules("678s123m88p234m", "8s", melds_text="K5555p")
+
+
+def test_whirlwind_keeps_standing_unless_the_option():
+    assert "站立" in rules("678s123m88p234m", "8s", melds_text="w1234z")
+    assert "站立" not in rules("678s123m88p234m", "8s", melds_text="w1234z",
+                               options={"whirlwind_keeps_menqing": False})
+
+
+def test_beikaobei_always_option():
+    assert net("678s123m88p", "8s", options={"beikaobei_always": True}) == [-4, 10, -4, -2]
+
+
+def test_double_float_all_triplets_won_on_a_triplet():
+    kw = {"melds_text": "p111m p999p p666z"}
+    assert rules("55577s", "5s", **kw) == ["双飘"]
+    assert net("55577s", "5s", **kw) == [-8, 20, -8, -4]
+
+
+def test_single_float_replaces_jiahu():
+    kw = {"melds_text": "p111m p999p p555s p666z"}
+    assert rules("77s", "7s", **kw) == ["单飘"]
+    assert rules("77s", "7s", options={"danpiao_plus_jiahu": True}, **kw) == ["夹胡", "单飘"]
+
+
+def test_rob_kong_is_paid_by_the_robbed_player_as_discarder():
+    assert rules("678s123m88p", "8s", "rob_kong", source=3) == ["抢杠"]
+    assert net("678s123m88p", "8s", "rob_kong", source=3) == [-4, 10, -2, -4]
+    assert fan("678s123m88p", "8s", "rob_kong", source=3, options={"rob_kong_fan": 2}) == 2
+    assert fan("678s123m88p", "8s", "rob_kong", source=3, options={"rob_kong_fan": 0}) == 0
+
+
+# -- 宝 ----------------------------------------------------------------------------------------------------------
+def test_drawn_bao_is_a_wild():
+    # 宝 9m drawn: it stands for 8p (单吊 88p)
+    kw = {"indicator": "9m", "flags": ("bao_draw",)}
+    assert rules("678s123m8p9m", "9m", "self_draw", **kw) == ["自摸", "夹胡"]
+    assert rules("678s123m8p9m", "9m", "self_draw", options={"mobao_fan": 1}, **kw) == ["自摸", "夹胡", "摸宝"]
+    assert "not a legal win" in rejected(baicheng("678s123m8p9m", "9m", "self_draw", indicator="9m"))
+
+
+def test_bao_in_bao():
+    # 宝 7s: self-drawn 7s into 68s (夹胡)
+    assert rules("678s123m88p", "7s", "self_draw", indicator="7s") == ["自摸", "夹胡", "宝中宝"]
+    assert rules("678s123m88p", "7s", "self_draw", indicator="7s", flags=("bao_draw",)) == ["自摸", "夹胡", "宝中宝"]
+    assert rules("678s123m88p", "7s", "self_draw", indicator="7s", options={"baozhongbao_fan": 2}) == \
+        ["自摸", "夹胡", "宝中宝"]
+    assert fan("678s123m88p", "7s", "self_draw", indicator="7s", options={"baozhongbao_fan": 2}) == 4
+    assert "宝中宝" not in rules("678s123m88p", "7s", indicator="7s")  # on a discard
+
+
+def test_three_bao_in_hand_pay_as_a_concealed_kong():
+    hands = {1: player("678s123m88p", MELDS), 3: player("999m1234567s11z9p")}
+    rec = record("baicheng", hands, (1, "8s", "discard", 2), indicator="9m")
+    assert score_table(rec)["net"] == [-2 - 10, 5 - 10, -2 - 10, -1 + 30]
+
+
+# -- payers -------------------------------------------------------------------------------------------------------
+def test_dealer_winner_raises_everyone():
+    assert score_table(baicheng("678s123m88p", "8s", seat=0, source=2))["net"] == [8, -2, -4, -2]
+
+
+def test_discarder_alone_pays_with_the_option():
+    assert net("678s123m88p", "8s", options={"discard_payer": "discarder"}) == [0, 2, -2, 0]
+    assert net("678s123m88p", "8s", "self_draw", options={"discard_payer": "discarder"}) == [-4, 8, -2, -2]
+
+
+def test_linear_model():
+    assert net("678s123m88p", "8s", options={"model": "linear"}) == [-1, 3, -1, -1]
+    # F = 3 (自摸 夹胡 幺鸡) for the dealer: ⌈0.4 × 4⌉ = 2 from each; with di 5: ⌈2 × 4⌉ = 8
+    kw = {"seat": 0, "melds_text": "p999m", "options": {"model": "linear"}}
+    assert score_table(baicheng("123789s456p33m", "5p", "self_draw", **kw))["net"] == [6, -2, -2, -2]
+    kw["options"] = {"model": "linear", "di": 5}
+    assert score_table(baicheng("123789s456p33m", "5p", "self_draw", **kw))["net"] == [24, -8, -8, -8]
+
+
+def test_stake_doubles_from_di():
+    assert net("678s123m88p", "8s", options={"di": 3}) == [-6, 15, -6, -3]
+
+
+# -- kongs ----------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("meld, each", [("k1111z", 5), ("a1111z", 5), ("K1111z", 10), ("w1234z", 5), ("b777z", 5),
+                                        ("p777z", 0)])
+def test_kong_payments_from_each_other_player(meld, each):
+    hands = {1: player("678s123m88p", MELDS), 3: player("", meld)}
+    result = score_table(record("baicheng", hands, (1, "8s", "discard", 2)))
+    assert result["net"] == [-2 - each, 5 - each, -2 - each, -1 + 3 * each]
+
+
+def test_kongs_are_paid_on_a_drawn_hand_unless_the_option():
+    hands = {3: player("", "K1111z"), 1: player("", "k9999m")}
+    drawn = record("baicheng", hands, None)
+    assert score_table(drawn)["net"] == [-15, 5, -15, 25]
+    drawn["options"] = {"kong_pay_on_draw": False}
+    assert score_table(drawn)["net"] == [0, 0, 0, 0]
+
+
+def test_kong_payments_scale_with_di():
+    hands = {1: player("678s123m88p", "p555p k4444p"), 3: player("", "K1111z")}
+    result = score_table(record("baicheng", hands, (1, "8s", "discard", 2), options={"di": 2}))
+    assert result["net"] == [-4 - 10 - 20, 10 + 30 - 20, -4 - 10 - 20, -2 - 10 + 60]
+
+
+# -- validation -------------------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("kw, message", [
+    ({"flowers": "1f"}, "no flowers"),
+    ({"indicator": "1f"}, "no flowers"),
+    ({"concealed": "678s123m8p1f"}, "flower"),
+    ({"by": "self_draw", "flags": ("bao_draw",), "indicator": "9m"}, "bao_draw"),
+    ({"flags": ("bao_draw",), "indicator": "8s"}, "needs a self_draw"),
+    ({"by": "self_draw", "flags": ("kong_replacement",)}, "kong or whirlwind"),
+    ({"flags": ("heaven",)}, "does not apply to baicheng"),
+    ({"melds_text": "p555p w1123z"}, "not a whirlwind"),
+    ({"concealed": "678s123m88p8p"}, "need 14 for the winner"),
+    ({"options": {"model": "flat"}}, "model"),
+])
+def test_baicheng_rejections(kw, message):
+    args = {"concealed": "678s123m88p", "tile": "8s", "by": "discard"} | kw
+    assert message in rejected(baicheng(args.pop("concealed"), args.pop("tile"), args.pop("by"), **args))
+
+
+def test_only_a_pung_can_be_a_bao_pung():
+    rec = baicheng("678s123m88p", "8s")
+    rec["players"][1]["melds"][1]["bao"] = True
+    assert "only a pung can be marked bao" in rejected(rec)
+
+
+def test_is_winning_hand_baicheng():
+    assert is_winning_hand("baicheng", "678s123m88p555p234m", [])
+    assert is_winning_hand("baicheng", "678s123m88p", melds("w1234z c567z"))
+    assert not is_winning_hand("baicheng", "678s123m88p567p234m", [])  # no 刻
+
+
+# -- properties --------------------------------------------------------------------------------------------------
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@given(legal_tables("baicheng"))
+def test_generated_baicheng_hand_payments_are_di_times_powers_of_two(rec):
+    result = score_table(rec)
+    di = rec["options"].get("di", 1)
+    hand = [p["amount"] for p in result["payments"] if p["reason"].startswith("胡牌")]
+    assert bool(hand) == (rec["win"] is not None)
+    if rec["options"].get("model", "doubling") == "doubling":
+        assert all(a % di == 0 and (a // di) & (a // di - 1) == 0 for a in hand)

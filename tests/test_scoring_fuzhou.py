@@ -1,0 +1,272 @@
+"""Fuzhou 福州 (spec §4): one small hand per scoring item, per special and per option.
+
+Unless a test says otherwise: the dealer is seat 0 on no 连庄, the winner is seat 1 and wins on P2's
+discard, the 金 indicator is 9p (no 金 held), the winner holds the chows 123m 456m 789m plus 8 tiles
+and two flowers 東 南 (so 平和 does not apply): each payer pays 2 + 0 + 0 + 5 = 7.
+"""
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from scoring import RecordError, is_winning_hand, score_table, validate_table
+from scoring.fuzhou import REGION as FUZHOU
+from scoring.tiles import parse_tiles
+from tests.records import player, record, winner_record
+from tests.strategies import legal_tables
+
+CHOWS = "c123m c456m c789m"
+
+
+def fuzhou(concealed: str, tile: str, by: str = "discard", *, melds_text: str = CHOWS, flowers: str = "12z",
+           indicator: str | None = "9p", **kw) -> dict:
+    return winner_record("fuzhou", concealed, tile, by, melds_text=melds_text, flowers=flowers, indicator=indicator,
+                         **kw)
+
+
+def net(concealed: str, tile: str, by: str = "discard", **kw) -> list[int]:
+    return score_table(fuzhou(concealed, tile, by, **kw))["net"]
+
+
+def paid(concealed: str, tile: str, by: str = "discard", **kw) -> int:
+    """What the non-dealer payer P3 pays the winner P1."""
+    return -net(concealed, tile, by, **kw)[3]
+
+
+def rules(concealed: str, tile: str, by: str = "discard", **kw) -> list[str]:
+    result = score_table(fuzhou(concealed, tile, by, **kw))
+    return [i["rule"] for i in result["players"][result["winner"]]["items"]]
+
+
+def rejected(rec: dict) -> str:
+    with pytest.raises(RecordError) as caught:
+        score_table(rec)
+    message = str(caught.value)
+    assert message and "\n" not in message
+    return message
+
+
+# -- the amount: 花 + 金 + 连庄 + 5 (+ 特殊), ×2 on 自摸 -------------------------------------------------------
+def test_baseline_discard():
+    assert rules("234p567s11s", "2p") == ["花", "5"]
+    assert net("234p567s11s", "2p") == [-7, 21, -7, -7]
+
+
+def test_self_draw_doubles():
+    assert rules("234p567s11s", "2p", "self_draw") == ["花", "5", "×2"]
+    assert paid("234p567s11s", "2p", "self_draw") == (2 + 5) * 2
+
+
+@pytest.mark.parametrize("flowers, hua", [("1z", 1), ("1f7z", 2), ("1234567z", 7), ("1111z", 6), ("11112z", 7),
+                                          ("1234f", 6), ("5678f", 6), ("1234f5f", 7), ("12345678f", 12)])
+def test_flowers_honours_and_full_sets(flowers, hua):
+    assert paid("234p567s11s", "2p", flowers=flowers) == hua + 5 + (15 if hua == 1 else 0)
+
+
+@pytest.mark.parametrize("meld, hua", [("k9999s", 1), ("a9999s", 1), ("K9999s", 2)])
+def test_kongs_count_as_flowers(meld, hua):
+    assert paid("234p567s11s", "2p", melds_text=f"c123m c456m {meld}") == 2 + hua + 5
+
+
+def test_each_gold_counts_like_a_flower():
+    # 5s is 金: one stands for 1s in the pair
+    assert rules("234p678s1s5s", "2p", indicator="5s") == ["花", "金", "5"]
+    assert paid("234p678s1s5s", "2p", indicator="5s") == 2 + 1 + 5
+
+
+def test_dealer_streak_between_the_winner_and_the_dealer_only():
+    assert net("234p567s11s", "2p", streak=2) == [-9, 23, -7, -7]
+    dealer_wins = fuzhou("234p567s11s", "2p", seat=0, source=2, streak=2)
+    assert score_table(dealer_wins)["net"] == [27, -9, -9, -9]
+
+
+def test_stake_multiplies_every_amount():
+    assert net("234p567s11s", "2p", options={"di": 3}) == [-21, 63, -21, -21]
+
+
+# -- specials ---------------------------------------------------------------------------------------------------
+def test_pinghu_no_flower_no_kong():
+    assert rules("234p567s11s", "2p", flowers="") == ["5", "平和"]
+    assert paid("234p567s11s", "2p", flowers="") == 0 + 5 + 30
+    assert paid("234p567s11s", "2p", "self_draw", flowers="") == 5 * 2 + 30
+
+
+def test_pinghu_with_one_flower():
+    assert "平和 (1花)" in rules("234p567s11s", "2p", flowers="3f")
+    assert paid("234p567s11s", "2p", flowers="3f") == 1 + 5 + 15
+    assert paid("234p567s11s", "2p", "self_draw", flowers="3f") == (1 + 5) * 2 + 15
+
+
+def test_pinghu_needs_no_kong():
+    assert paid("234p567s11s", "2p", flowers="", melds_text="c123m c456m k9999s") == 1 + 5
+    assert paid("234p567s11s", "2p", flowers="3f", melds_text="c123m c456m k9999s") == 2 + 5
+
+
+def test_pinghu_doubled_on_discard_option():
+    options = {"pinghu_doubled_on_discard": True}
+    assert paid("234p567s11s", "2p", flowers="", options=options) == 5 * 2 + 30
+    assert paid("234p567s11s", "2p", flowers="3f", options=options) == (1 + 5) * 2 + 15
+    assert paid("234p567s11s", "2p", options=options) == 2 + 5  # no 平和: no change
+
+
+def test_gold_pair():
+    # 金 5s: the pair is two 金 (金雀); on a discard although any tile would have completed the hand (闲金)
+    assert "金雀" in rules("234p678s55s", "2p", indicator="5s")
+    assert paid("234p678s55s", "2p", indicator="5s") == 2 + 2 + 5 + 60
+    assert paid("234p678s55s", "2p", "self_draw", indicator="5s") == (2 + 2 + 5) * 2 + 60
+
+
+def test_gold_dragon_beats_gold_pair():
+    # 555s are three 金 as their own triplet (金龙 120); read as 111s + 55s they would be 金雀 (60)
+    assert rules("234p11s555s", "2p", "self_draw", indicator="5s") == ["花", "金", "5", "×2", "金龙"]
+    assert paid("234p11s555s", "2p", "self_draw", indicator="5s") == (2 + 3 + 5) * 2 + 120
+
+
+def test_one_suit_all_natural():
+    assert "清一" in rules("234m567m99m", "2m")
+    assert paid("234m567m99m", "2m") == 2 + 5 + 240
+
+
+def test_one_suit_with_a_dead_gold():
+    # 金 5m standing as itself (死金) keeps 清一; as another tile it would only be 混一
+    assert paid("234m567m999m11m", "2m", "self_draw", melds_text="c123m c789m", indicator="5m") == \
+        (2 + 1 + 5) * 2 + 240
+
+
+def test_one_suit_with_a_gold_for_another_tile():
+    # 金 5s stands for 9m: 混一 120
+    assert "混一" in rules("234m567m9m5s", "2m", indicator="5s")
+    assert paid("234m567m9m5s", "2m", indicator="5s") == 2 + 1 + 5 + 120
+
+
+def test_largest_special_only_on_a_plain_win():
+    # no flower (平和 30) and one suit (清一 240): only 240
+    assert rules("234m567m99m", "2m", flowers="") == ["5", "清一"]
+    assert paid("234m567m99m", "2m", "self_draw", flowers="") == 5 * 2 + 240
+
+
+def test_gold_kan():
+    assert "金坎" in rules("234p567s11s", "2p", "self_draw", flags=("gold_kan",))
+    assert paid("234p567s11s", "2p", "self_draw", flags=("gold_kan",)) == (2 + 5) * 2 + 60
+
+
+# -- event wins: the ×2 form, specials added up -------------------------------------------------------------------
+def test_heavenly_hand():
+    kw = {"seat": 0, "flags": ("heaven",)}
+    assert score_table(fuzhou("234p567s11s", "2p", "self_draw", **kw))["net"] == [132, -44, -44, -44]
+    # 天和 30 + 平和 30 are added up
+    assert score_table(fuzhou("234p567s11s", "2p", "self_draw", flowers="", **kw))["net"][1] == -(5 * 2 + 60)
+
+
+def test_event_specials_additive_option():
+    kw = {"seat": 0, "flags": ("heaven",), "flowers": "", "options": {"event_specials_additive": False}}
+    assert score_table(fuzhou("234p567s11s", "2p", "self_draw", **kw))["net"][1] == -(5 * 2 + 30)
+
+
+def test_rob_gold():
+    # the taken indicator 5s completes 456s; it is at face value and no 金
+    kw = {"indicator": "5s", "flags": ("rob_gold",)}
+    assert rules("234p456s11s", "5s", "self_draw", **kw) == ["花", "5", "×2", "抢金"]
+    assert paid("234p456s11s", "5s", "self_draw", **kw) == (2 + 5) * 2 + 30
+
+
+def test_rob_gold_indicator_is_gold_option():
+    kw = {"indicator": "5s", "flags": ("rob_gold",), "options": {"rob_gold_indicator_is_gold": True}}
+    assert paid("234p456s11s", "5s", "self_draw", **kw) == (2 + 1 + 5) * 2 + 30
+
+
+def test_rob_gold_indicator_counts_once():
+    hands = {1: player("234p456s11s", CHOWS, "12z"), 3: player("555s1234567m999p678s")}
+    rec = record("fuzhou", hands, (1, "5s", "self_draw"), flags=("rob_gold",), indicator="5s")
+    assert score_table(rec)["net"][1] == 3 * ((2 + 5) * 2 + 30)
+    rec["win"]["flags"] = []
+    assert "5 copies of 5s" in rejected(rec)
+
+
+def test_three_golds_needs_no_complete_hand():
+    kw = {"melds_text": "", "indicator": "5p", "flags": ("three_golds",)}
+    assert rules("13579m1379p13579s555p", "5p", "self_draw", **kw) == ["花", "金", "5", "×2", "三金倒"]
+    assert paid("13579m1379p13579s555p", "5p", "self_draw", **kw) == (2 + 3 + 5) * 2 + 40
+    assert paid("13579m1379p13579s555p", "5p", "self_draw", flowers="", **kw) == (3 + 5) * 2 + 40 + 30
+
+
+def test_three_golds_keeps_only_the_largest_of_its_group():
+    # a complete hand with 金龙: 三金倒 40 and 金龙 120 do not add up; 天和 30 does
+    kw = {"indicator": "5s", "seat": 0}
+    assert paid("234p11s555s", "2p", "self_draw", flags=("three_golds",), **kw) == (2 + 3 + 5) * 2 + 120
+    assert paid("234p11s555s", "2p", "self_draw", flags=("three_golds", "heaven"), **kw) == (2 + 3 + 5) * 2 + 150
+
+
+# -- settlement ---------------------------------------------------------------------------------------------------
+def test_discarder_alone_pays_with_the_option():
+    assert net("234p567s11s", "2p", options={"discard_payer": "discarder"}) == [0, 7, -7, 0]
+    assert net("234p567s11s", "2p", "self_draw", options={"discard_payer": "discarder"}) == [-14, 42, -14, -14]
+
+
+def test_robbed_kong_is_a_discard_by_the_robbed_player():
+    assert net("234p567s11s", "2p", "rob_kong", source=3, options={"discard_payer": "discarder"}) == [0, 7, 0, -7]
+
+
+def test_drawn_hand_pays_nothing():
+    rec = fuzhou("234p567s11s", "2p")
+    rec["win"] = None
+    rec["players"][1]["concealed"] = "234p567s1s"
+    assert score_table(rec)["net"] == [0, 0, 0, 0]
+
+
+def test_f1_with_the_discarder_paying():
+    rec = fuzhou("123678p234557s99m", "5s", melds_text="c345m", flowers="17z2f", indicator="7s", source=3,
+                 options={"discard_payer": "discarder"})
+    assert score_table(rec)["net"] == [0, 9, 0, -9]
+
+
+# -- 闲金 and validation -----------------------------------------------------------------------------------------
+def test_idle_gold_forbids_a_discard_win():
+    # without the 1m, 234p 678s 999s and a 金 wait on any tile
+    kw = {"melds_text": "c123m c456m", "indicator": "5s"}
+    assert "闲金" in rejected(fuzhou("234p678s999s1m5s", "1m", **kw))
+    assert paid("234p678s999s1m5s", "1m", "self_draw", **kw) == (2 + 1 + 5) * 2
+    assert FUZHOU.idle_gold(validate_table(fuzhou("234p678s999s1m5s", "1m", "self_draw", **kw)))
+    assert not FUZHOU.idle_gold(validate_table(fuzhou("234p567s1s5s", "2p", indicator="5s")))
+
+
+@pytest.mark.parametrize("kw, message", [
+    ({"concealed": "234p567s11z"}, "honours and flowers are flowers"),
+    ({"melds_text": "c123m c456m p111z", "concealed": "234p567s11s"}, "an honour, which is a flower"),
+    ({"flowers": "1s"}, "no flower"),
+    ({"indicator": "1z"}, "must be a suited tile"),
+    ({"melds_text": "c123m c456m c789p", "indicator": "8p"}, "a 金, which is never melded"),
+    ({"tile": "5s", "concealed": "234p567s1s5s", "indicator": "5s"}, "a 金 is never discarded"),
+    ({"concealed": "234p567s1s"}, "need 17 for the winner"),
+    ({"tile": "9s"}, "is not among"),
+    ({"concealed": "234p568s11s"}, "not a legal win"),
+    ({"flags": ("heaven",)}, "heaven"),
+    ({"flags": ("gold_kan",)}, "needs a self_draw win"),
+    ({"flags": ("kong_replacement",)}, "does not apply to fuzhou"),
+    ({"by": "self_draw", "flags": ("three_golds",)}, "three 金"),
+    ({"by": "self_draw", "flags": ("rob_gold",), "indicator": "5s"}, "taken indicator 5s"),
+    ({"by": "self_draw", "flags": ("rob_gold", "heaven"), "seat": 0, "indicator": "2p", "tile": "2p"}, "exclude"),
+    ({"options": {"discard_payer": "winner"}}, "discard_payer"),
+])
+def test_fuzhou_rejections(kw, message):
+    args = {"concealed": "234p567s11s", "tile": "2p", "by": "discard"} | kw
+    by = args.pop("by")
+    if by == "self_draw":
+        args.pop("source", None)
+    assert message in rejected(fuzhou(args.pop("concealed"), args.pop("tile"), by, **args))
+
+
+def test_is_winning_hand_fuzhou():
+    assert is_winning_hand("fuzhou", "123456789m234p567s11s", [])
+    assert is_winning_hand("fuzhou", "123456789m234p567s1s5s", [], indicator="5s")
+    assert not is_winning_hand("fuzhou", "123456789m234p567s15s", [])
+
+
+# -- properties ---------------------------------------------------------------------------------------------------
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(legal_tables("fuzhou"))
+def test_generated_fuzhou_tables_pay_the_winner_from_the_formula(rec):
+    result = score_table(rec)
+    win = rec["win"]
+    assert sum(result["net"]) == 0 and result["net"][win["player"]] > 0
+    flowers = len(parse_tiles(rec["players"][win["player"]]["flowers"]))
+    for payment in result["payments"]:
+        assert payment["to"] == win["player"] and payment["amount"] >= 5 + flowers
