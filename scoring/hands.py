@@ -243,7 +243,7 @@ class _Search:
         self.memo: dict[tuple, Found] = {}
         self.block_cache: dict[tuple, list] = {}
         self.win_kind = KIND_INDEX[spec.win] if spec.win is not None else -1
-        self.allowed, self.extra, self.shapes = _shapes(spec.wild_as, spec.extra_sets)
+        self.allowed, self.shapes, self.free = _shapes(spec.wild_as, spec.extra_sets)
 
     # -- merge keys -------------------------------------------------------------------------------
     def _key_id(self, block: Block) -> Hashable:
@@ -315,6 +315,7 @@ class _Search:
         """
         spec = self.spec
         parts = [spec.counts[first:first + size] for first, size in _GROUPS]
+        codes = [sum(c << (3 * k) for k, c in enumerate(part)) for part in parts]
         sizes = [sum(part) for part in parts]
         out: Found = {}
         for share in _shares(spec.wilds, len(_GROUPS)):
@@ -329,86 +330,65 @@ class _Search:
                 win_groups = [None]
             for win_group in win_groups:
                 found: Found = {self.empty: (0, ())}
-                for g, part in enumerate(parts):
+                for g in range(len(_GROUPS)):
                     if sizes[g] or share[g]:
-                        found = self._cross(found, self.standard(g, part, share[g], win_group == g))
+                        found = self._cross(found, self.standard(g, codes[g], sizes[g], share[g], win_group == g))
                         if not found:
                             break
                 _merge(out, found)
         return out
 
-    def standard(self, g: int, counts: tuple[int, ...], wilds: int, pending: bool) -> Found:
-        """Readings of group ``g``: ``counts`` (indexed within the group) and ``wilds``, in sets and (by size) a pair.
-
-        Only the group of wilds alone makes blocks without a natural tile. ``pending``: the winning
-        tile is still to be placed in this group."""
-        memo_key = (g, counts, wilds, pending)
-        cached = self.memo.get(memo_key)
-        if cached is not None:
-            return cached
-        out: Found = {}
-        first = next((i for i, c in enumerate(counts) if c), -1)
-        need_pair = (sum(counts) + wilds) % 3 == 2
-        if first < 0:
+    def standard(self, g: int, code: int, n: int, wilds: int, pending: bool) -> Found:
+        """Readings of group ``g``: ``n`` natural tiles, counted 3 bits per kind in ``code``, and ``wilds``,
+        in sets and (when the size leaves 2) a pair. Only the group of wilds alone makes blocks without a
+        natural tile. ``pending``: the winning tile is still to be placed in this group."""
+        memo = self.memo
+        out = memo.get((g, code, wilds, pending))
+        if out is not None:
+            return out
+        out = {}
+        need_pair = (n + wilds) % 3 == 2
+        if n == 0:
             if wilds == 0:
                 if not pending:
                     out[self.empty] = (0, ())
-            elif g == FREE:
-                for shape, kinds in self._free_shapes(need_pair):
-                    self._take(out, g, shape, kinds, kinds, (True,) * len(kinds), counts, wilds, pending)
+                memo[(g, code, wilds, pending)] = out
+                return out
+            options = self.free[need_pair] if g == FREE else ()
         else:
-            for shape, local, kinds, allowed in self.shapes[g][first]:
-                if shape == PAIR and not need_pair:
-                    continue
-                free = tuple([counts[k] if counts[k] < 3 else 3 for k in local])
-                for wild in _masks(local, free, allowed, wilds if wilds < len(local) else len(local), first):
-                    self._take(out, g, shape, local, kinds, wild, counts, wilds, pending)
-        self.memo[memo_key] = out
+            options = self.shapes[g][((code & -code).bit_length() - 1) // 3]
+        win_shift = 3 * (self.win_kind - _GROUPS[g][0]) if self.win_kind >= 0 else -1
+        block_cache = self.block_cache
+        for shape, kinds, wild, delta, needs, n_wild, n_nat in options:
+            if n_wild > wilds or (shape == PAIR and not need_pair):
+                continue
+            for shift, need in needs:
+                if (code >> shift) & 7 < need:
+                    break
+            else:
+                rest_code, rest_n, rest_wilds = code - delta, n - n_nat, wilds - n_wild
+                blocks = block_cache.get((shape, kinds, wild, pending)) or self._blocks(shape, kinds, wild, pending)
+                self._extend(out, blocks, g, rest_code, rest_n, rest_wilds, pending, win_shift)
+        memo[(g, code, wilds, pending)] = out
         return out
 
-    def _take(self, out: Found, g: int, shape: str, local: tuple[int, ...], kinds: tuple[int, ...],
-              wild: tuple[bool, ...], counts: tuple[int, ...], wilds: int, pending: bool) -> None:
-        rest = list(counts)
-        used_wilds = 0
-        for k, w in zip(local, wild):
-            if w:
-                used_wilds += 1
-            else:
-                rest[k] -= 1
-        rest_counts = tuple(rest)
-        rest_wilds = wilds - used_wilds
-        win_local = self.win_kind - _GROUPS[g][0]
-        for block, takes_win, subs, kid in self._blocks(shape, kinds, wild, pending):
+    def _extend(self, out: Found, blocks: list, g: int, rest_code: int, rest_n: int, rest_wilds: int, pending: bool,
+                win_shift: int) -> None:
+        """Add each block (with each winning-tile placement) in front of every reading of what is left."""
+        memo, join, win_wild = self.memo, self._join, self.spec.win_wild
+        for block, takes_win, subs, kid in blocks:
             still = pending and not takes_win
-            if still and ((self.win_kind >= 0 and rest_counts[win_local] == 0)
-                          or (self.spec.win_wild and rest_wilds == 0)):
+            if still and ((win_shift >= 0 and not (rest_code >> win_shift) & 7) or (win_wild and not rest_wilds)):
                 continue
-            sub = self.standard(g, rest_counts, rest_wilds, still)
-            join = self._join
+            sub = memo.get((g, rest_code, rest_wilds, still))
+            if sub is None:
+                sub = self.standard(g, rest_code, rest_n, rest_wilds, still)
             for keys, (rest_subs, rest_blocks) in sub.items():
                 merged = join(kid, keys)
                 total = subs + rest_subs
                 old = out.get(merged)
                 if old is None or total < old[0]:
                     out[merged] = (total, (block,) + rest_blocks)
-
-    def _free_shapes(self, need_pair: bool):
-        """Every shape made of wilds alone (global kinds)."""
-        allowed = self.allowed
-        if need_pair:
-            for k in range(KINDS):
-                if allowed[k]:
-                    yield PAIR, (k, k)
-            return
-        for k in range(KINDS):
-            if allowed[k]:
-                yield TRIPLET, (k, k, k)
-        for base in range(27):
-            if base % 9 <= 6 and allowed[base] and allowed[base + 1] and allowed[base + 2]:
-                yield SEQUENCE, (base, base + 1, base + 2)
-        for name, kinds in self.extra:
-            if all(allowed[k] for k in kinds):
-                yield name, kinds
 
     # -- special shapes ---------------------------------------------------------------------------
     def seven_pairs(self) -> Found:
@@ -474,16 +454,21 @@ class _Search:
                 out[merged] = (subs, tuple(blocks))
 
 
+Option = tuple[str, tuple[int, ...], tuple[bool, ...], int, tuple[tuple[int, int], ...], int, int]
+"""One way to take a block: (shape, global kinds, wild mask, natural counts as a 3-bit-per-kind code to
+subtract, (bit shift, naturals needed) per kind, wilds used, naturals used)."""
+
+
 @lru_cache(maxsize=64)
 def _shapes(wild_as: tuple[str, ...], extra_sets: tuple[tuple[str, tuple[str, ...]], ...]):
-    """For a region's wild identities and extra sets: which kinds a wild may be, the extra sets by kind
-    index, and per group and lowest local kind i every shape that may hold a natural i:
-    (shape, kinds within the group, global kinds, whether a wild may be each)."""
+    """For a region's wild identities and extra sets: which kinds a wild may be; per group and lowest
+    natural kind i every `Option` holding a natural i; and the options made of wilds alone, without and
+    with a pair needed."""
     allowed = [code in wild_as for code in PLAYING_TILES]
     extra = [(name, tuple(KIND_INDEX[t] for t in tiles)) for name, tiles in extra_sets]
     if any(len({_group(k) for k in kinds}) > 1 for _, kinds in extra):
         raise ValueError("an extra set shape must lie within one suit or the honours")
-    table = []
+    table: list[list[list[Option]]] = []
     for g, (offset, size) in enumerate(_GROUPS):
         per_kind = []
         for i in range(size if g != FREE else 0):
@@ -492,10 +477,32 @@ def _shapes(wild_as: tuple[str, ...], extra_sets: tuple[tuple[str, tuple[str, ..
                 shapes += [(SEQUENCE, (a, a + 1, a + 2)) for a in (i - 2, i - 1, i) if 0 <= a <= 6]
             shapes += [(name, tuple(k - offset for k in kinds)) for name, kinds in extra
                        if _group(kinds[0]) == g and offset + i in kinds]
-            per_kind.append([(shape, local, tuple(offset + k for k in local), tuple(allowed[offset + k] for k in local))
-                             for shape, local in shapes])
+            per_kind.append([option for shape, local in shapes for option in _options(shape, local, i, offset, allowed)])
         table.append(per_kind)
-    return allowed, extra, table
+    free_sets = [(TRIPLET, (k, k, k)) for k in range(KINDS)]
+    free_sets += [(SEQUENCE, (a, a + 1, a + 2)) for a in range(27) if a % 9 <= 6]
+    free_sets += extra
+    free = tuple([(shape, kinds, (True,) * len(kinds), 0, (), len(kinds), 0) for shape, kinds in shapes
+                  if all(allowed[k] for k in kinds)]
+                 for shapes in (free_sets, [(PAIR, (k, k)) for k in range(KINDS)]))
+    return allowed, table, free
+
+
+def _options(shape: str, local: tuple[int, ...], first: int, offset: int, allowed: list[bool]) -> list[Option]:
+    """Each choice of which slots of a shape are wilds: naturals first within a kind, at least one
+    natural of ``first`` (the lowest natural kind left), none below it, wilds only where allowed."""
+    out: list[Option] = []
+    for wild in product((False, True), repeat=len(local)):
+        ordered = tuple(w for _, w in sorted(zip(local, wild)))
+        if ordered != wild or any(w and not allowed[offset + k] for k, w in zip(local, wild)):
+            continue
+        used = Counter(k for k, w in zip(local, wild) if not w)
+        if first not in used or any(k < first for k in used):
+            continue
+        delta = sum(n << (3 * k) for k, n in used.items())
+        needs = tuple((3 * k, n) for k, n in sorted(used.items()))
+        out.append((shape, tuple(offset + k for k in local), wild, delta, needs, sum(wild), sum(used.values())))
+    return out
 
 
 @lru_cache(maxsize=4096)
@@ -523,24 +530,6 @@ def _insert(keys: tuple[int, ...], kid: int) -> tuple[int, ...]:
         if kid <= k:
             return keys[:pos] + (kid,) + keys[pos:]
     return keys + (kid,)
-
-
-@lru_cache(maxsize=None)
-def _masks(kinds: tuple[int, ...], free: tuple[int, ...], allowed: tuple[bool, ...], wilds: int,
-           first: int) -> tuple[tuple[bool, ...], ...]:
-    """Wild masks for a shape: ``free[p]`` naturals of ``kinds[p]`` left, ``allowed[p]`` a wild may be it.
-
-    Identical kinds differ only by how many are natural, so masks put naturals first within a kind."""
-    options = [([False] if free[p] else []) + ([True] if allowed[p] and wilds else []) for p in range(len(kinds))]
-    out = []
-    for wild in product(*options):
-        used = Counter(k for k, w in zip(kinds, wild) if not w)
-        if first not in used or sum(wild) > wilds or any(used[k] > free[kinds.index(k)] for k in used):
-            continue
-        canonical = tuple(w for _, w in sorted(zip(kinds, wild)))
-        if canonical not in out:
-            out.append(canonical)
-    return tuple(out)
 
 
 def _choose(items: list[int], n: int, repeat: bool, start: int = 0):
