@@ -34,8 +34,9 @@ WENLING_TWO_DE = record("wenling", NON_WINNERS | {1: player("111222333444m9p9p67
                         indicator="9p")
 FUZHOU_THREE_GOLDS = record("fuzhou", {1: player("11122233344456m9p9p9p")}, (1, "9p", "self_draw"),
                             indicator="9p")
-THREE_WILDS = HandSpec(HandSpec.of(parse_tiles("11122233344456m")).counts, 3,
-                       wild_as=tuple(t for t in PLAYING_TILES if t != "5z"), wild_kinds=frozenset({"9p"}), win_wild=True)
+THREE_WILDS = HandSpec(HandSpec.of(parse_tiles("11122233344456m")).counts, 3, wild_as=tuple(t for t in PLAYING_TILES
+                                                                                        if t != "5z"),
+                       wild_kinds=frozenset({"9p"}), win_wild=True)
 
 
 def median_ms(function, runs: int) -> str:

@@ -14,12 +14,16 @@ fewer wild substitutions is kept as the witness. With ``combine`` (associative a
 are folded instead of collected, so a region can merge on a summary such as (Σ和, Σ番, suits seen, wait).
 ``key=None`` keeps every distinct reading. Nothing is pruned by value, so the best reading is never
 lost; the merging only makes the search fast.
+
+Sets never mix suits, so each suit, the honours and the blocks of wilds alone are searched on their
+own (memoised on natural counts coded 3 bits per kind, the wilds left and whether the winning tile is
+still to be placed) and the groups' readings are crossed, for every split of the wilds among them.
 """
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
-from collections import Counter
 from functools import lru_cache
 from itertools import product
 
@@ -204,7 +208,8 @@ def is_complete(spec: HandSpec) -> bool:
 
 
 @lru_cache(maxsize=512)
-def _search(spec: HandSpec, key: BlockKey | None, combine: Combine | None) -> tuple[tuple[int, tuple[Block, ...]], ...]:
+def _search(spec: HandSpec, key: BlockKey | None,
+            combine: Combine | None) -> tuple[tuple[int, tuple[Block, ...]], ...]:
     found: Found = {}
     if spec.size % 3 == 2 and all(c <= 4 for c in spec.counts):
         search = _Search(spec, key, combine)
@@ -477,7 +482,8 @@ def _shapes(wild_as: tuple[str, ...], extra_sets: tuple[tuple[str, tuple[str, ..
                 shapes += [(SEQUENCE, (a, a + 1, a + 2)) for a in (i - 2, i - 1, i) if 0 <= a <= 6]
             shapes += [(name, tuple(k - offset for k in kinds)) for name, kinds in extra
                        if _group(kinds[0]) == g and offset + i in kinds]
-            per_kind.append([option for shape, local in shapes for option in _options(shape, local, i, offset, allowed)])
+            per_kind.append([option for shape, local in shapes
+                             for option in _options(shape, local, i, offset, allowed)])
         table.append(per_kind)
     free_sets = [(TRIPLET, (k, k, k)) for k in range(KINDS)]
     free_sets += [(SEQUENCE, (a, a + 1, a + 2)) for a in range(27) if a % 9 <= 6]
