@@ -4,7 +4,7 @@
 
 Starts `mjcam serve --port 0` in a child process, sends one warm-up photo, then lets ``--clients`` threads
 post the `valid` photos (640×640 JPEGs, in turn) for ``--seconds``, each waiting for its answer before the
-next. Prints the requests, errors (any answer but 200, or a failed connection), p50/p95/max latency,
+next. Prints one client's median time alone (10 photos, before the load), the requests, errors (any answer but 200, or a failed connection), p50/p95/max latency,
 throughput, and the server's resident memory (VmRSS) before the load (after the warm-up) and after it.
 """
 from __future__ import annotations
@@ -72,6 +72,11 @@ def main() -> int:
         port = int(match.group(1))
         assert post(port, *bodies[0]) == 200, "warm-up request failed"
         rss_before = rss_mb(server.pid)
+        solo = []
+        for body in bodies[1:11]:  # one client alone: the time a photo takes without a queue
+            start = time.perf_counter()
+            assert post(port, *body) == 200, "a single request failed"
+            solo.append(time.perf_counter() - start)
 
         latencies: list[float] = []
         errors: list[str] = []
@@ -112,6 +117,7 @@ def main() -> int:
     print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs; "
           f"{args.clients} clients, {args.seconds:.0f} s, rules {args.rules}, {args.threads} server threads")
     print(f"photos: {len(photos)} real 640×640 JPEGs from valid, in turn")
+    print(f"one client alone: median {statistics.median(solo) * 1000:.0f} ms per photo (10 photos)")
     print(f"requests: {len(latencies) + len(errors)}, errors: {len(errors)}" + (f" ({errors[:3]})" if errors else ""))
     print(f"latency: p50 {quantile[49] * 1000:.0f} ms, p95 {quantile[94] * 1000:.0f} ms, max {latencies[-1] * 1000:.0f} ms")
     print(f"throughput: {len(latencies) / wall:.1f} photos/s")

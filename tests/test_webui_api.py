@@ -9,6 +9,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from scoring import REGIONS, score_table
 from tests.table_video import VALID_IMAGES, write_table_video
@@ -205,6 +207,40 @@ def test_score_invalid_tables(client):
     for expected, table in cases.items():
         message = one_line_error(client.post("/api/score", json=table), 400)
         assert message.startswith("invalid table record: ") and expected in message
+
+
+JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8)
+                           | st.sampled_from(["123m", "5z", "1f", "self_draw", "kong", "rob_kong"]),
+                           lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+                           max_leaves=6)
+
+
+def _paths(value, prefix=()):
+    yield prefix
+    children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, child in children:
+        yield from _paths(child, prefix + (key,))
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_score_never_answers_bad_records_with_a_500(client, data):
+    record = json.loads(data.draw(st.sampled_from(EXAMPLE_FILES)).read_text(encoding="utf-8"))
+    for _ in range(data.draw(st.integers(1, 3))):
+        path = data.draw(st.sampled_from(list(_paths(record))[1:]))
+        parent = record
+        for key in path[:-1]:
+            parent = parent[key]
+        if isinstance(parent, dict) and data.draw(st.booleans()):
+            del parent[path[-1]]
+        else:
+            parent[path[-1]] = data.draw(JSON_VALUES)
+    response = client.post("/api/score", json=record)
+    assert response.status_code in (200, 400)
+    if response.status_code == 400:
+        one_line_error(response, 400)
+    else:
+        assert sum(response.get_json()["net"]) == 0
 
 
 # -- the page ----------------------------------------------------------------------------------------
