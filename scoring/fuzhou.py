@@ -203,9 +203,9 @@ class Fuzhou(Region):
         held = table.winner.concealed.count(table.indicator) if table.indicator else 0
         return held - (1 if _robbed_gold(table) and not table.options["rob_gold_indicator_is_gold"] else 0)
 
-    def spec(self, table: Table, concealed: tuple[str, ...], win: str | None, natural_golds: int = 0) -> HandSpec:
+    def spec(self, table: Table, concealed: tuple[str, ...], natural_golds: int = 0) -> HandSpec:
         """The hand search's input: ``concealed`` with the 金 as wilds, but ``natural_golds`` of them at face
-        value; ``win`` is the winning tile (None: no winning role)."""
+        value. No Fuzhou item reads the wait, so the winning tile gets no role in the search."""
         gold = table.indicator
         spec = HandSpec.of(concealed, lambda t: t == gold, wild_as=SUITED,
                            wild_kinds=frozenset({gold}) if gold else frozenset())
@@ -213,16 +213,17 @@ class Fuzhou(Region):
             counts = list(spec.counts)
             counts[KIND_INDEX[gold]] += natural_golds
             spec = replace(spec, counts=tuple(counts), wilds=spec.wilds - natural_golds)
-        win_wild = win is not None and win == gold and not natural_golds
-        return replace(spec, win=None if win_wild else win, win_wild=win_wild)
+        return spec
 
     def readings(self, table: Table) -> tuple[Reading, ...]:
         """Every reading of the winner's hand (alike readings merged); under 抢金 the taken indicator is at
         face value unless ``rob_gold_indicator_is_gold``."""
         p = table.winner
-        natural = 1 if _robbed_gold(table) and not table.options["rob_gold_indicator_is_gold"] else 0
-        spec = self.spec(table, p.concealed, table.win.tile, natural)
+        spec = self.spec(table, p.concealed, self._natural_golds(table))
         return readings(spec, tuple(Block.from_meld(m) for m in p.melds), _Summary(table.indicator), _combine)
+
+    def _natural_golds(self, table: Table) -> int:
+        return 1 if _robbed_gold(table) and not table.options["rob_gold_indicator_is_gold"] else 0
 
     def allowed(self, table: Table, found: tuple[Reading, ...]) -> list[tuple[Reading, tuple]]:
         """The readings a win may take, each with its summary: on a claimed win while 闲金, only 金雀 or 金龙."""
@@ -241,7 +242,7 @@ class Fuzhou(Region):
         """闲金: the hand without the winning tile is completed by every suited tile."""
         rest = list(table.winner.concealed)
         rest.remove(table.win.tile)
-        base = self.spec(table, tuple(rest), None)
+        base = self.spec(table, tuple(rest))
         for kind in SUITED:
             counts = list(base.counts)
             counts[KIND_INDEX[kind]] += 1
@@ -323,8 +324,22 @@ class Fuzhou(Region):
         formula = ", ".join(f"P{pay.payer} {pay.amount}" for pay in payments)
         seats[win.player] = SeatResult(win.player, received, self.info.unit, tuple(items),
                                        {"hua": h, "gold": g, "special": s, "formula": formula})
+        shown = _with_winning_tile(reading, win.tile, win.tile == table.indicator and not self._natural_golds(table))
         return Result(self.info.key, net_of(payments), tuple(payments), tuple(seats), win.player, self.info.unit,
-                      reading.describe() if reading else None)
+                      shown.describe() if shown else None)
+
+
+def _with_winning_tile(reading: Reading | None, tile: str, wild: bool) -> Reading | None:
+    """The reading with the winning tile marked on the first block holding it (a 金 slot for a drawn 金)."""
+    if reading is None:
+        return None
+    hand = list(reading.hand)
+    for index, b in enumerate(hand):
+        at = next((i for i, (t, w) in enumerate(zip(b.tiles, b.wild)) if (w if wild else t == tile and not w)), None)
+        if at is not None:
+            hand[index] = replace(b, win_at=at)
+            break
+    return replace(reading, hand=tuple(hand))
 
 
 def _robbed_gold(table: Table) -> bool:
