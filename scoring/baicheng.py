@@ -18,6 +18,8 @@ from scoring.result import Payment, Result, SeatResult, net_of, others
 from scoring.tiles import DRAGONS, format_tiles, is_flower, is_yaojiu, number, suit
 
 DRAGON_SET = "dragon set"
+MAX_FAN = 8
+"""The largest value a 番 option takes (the spec's alternatives are 0–2)."""
 
 INFO = RegionInfo(
     key="baicheng", name="Baicheng", name_zh="白城", hand_size=13, unit="分",
@@ -41,10 +43,11 @@ INFO = RegionInfo(
                    "kongs are paid on a drawn hand too (false: 黄庄黄杠)", "流局时杠分照付（否则黄庄黄杠）"),
         OptionInfo("whirlwind_keeps_menqing", True, "bool",
                    "a 旋风杠 keeps the hand 门清, like a concealed kong", "旋风杠不破门清"),
-        OptionInfo("rob_kong_fan", 1, "int", "番 for robbing a kong (抢杠)", "抢杠胡的番数", minimum=0),
-        OptionInfo("mobao_fan", 0, "int", "番 for 摸宝 on top of 自摸", "摸宝在自摸之外另加的番数", minimum=0),
+        OptionInfo("rob_kong_fan", 1, "int", "番 for robbing a kong (抢杠)", "抢杠胡的番数", minimum=0, maximum=MAX_FAN),
+        OptionInfo("mobao_fan", 0, "int", "番 for 摸宝 on top of 自摸", "摸宝在自摸之外另加的番数", minimum=0,
+                   maximum=MAX_FAN),
         OptionInfo("baozhongbao_fan", 1, "int", "番 for 宝中宝 on top of 自摸 and 夹胡", "宝中宝在自摸、夹胡之外另加的番数",
-                   minimum=0),
+                   minimum=0, maximum=MAX_FAN),
         OptionInfo("danpiao_plus_jiahu", False, "bool",
                    "单飘 also scores 夹胡 (+1)", "单飘另计夹胡一番"),
     ),

@@ -23,8 +23,8 @@ from scoring.tiles import FLOWERS, TILE_INDEX, TileError, format_tiles, is_flowe
 class OptionInfo:
     """One rule-variant switch of a region: name, default, type and a one-line description (en, zh).
 
-    ``type`` is ``bool``, ``int`` (at least ``minimum``), ``choice`` (one of ``allowed``) or
-    ``flower_groups`` (two strings of four flowers that together hold all eight).
+    ``type`` is ``bool``, ``int`` (at least ``minimum``; at most ``maximum`` if given), ``choice`` (one of
+    ``allowed``) or ``flower_groups`` (two strings of four flowers that together hold all eight).
     """
 
     name: str
@@ -34,6 +34,7 @@ class OptionInfo:
     description_zh: str
     allowed: tuple[Any, ...] = ()
     minimum: int | None = None
+    maximum: int | None = None
 
     def parse(self, value: Any) -> Any:
         """The value as the scorer uses it; RecordError naming the option when it is not allowed."""
@@ -42,8 +43,11 @@ class OptionInfo:
             if not isinstance(value, bool):
                 raise RecordError(bad + f"true or false, got {value!r}")
         elif self.type == "int":
-            if not isinstance(value, int) or isinstance(value, bool) or value < (self.minimum or 0):
-                raise RecordError(bad + f"a whole number ≥ {self.minimum or 0}, got {value!r}")
+            low, high = self.minimum or 0, self.maximum
+            whole = isinstance(value, int) and not isinstance(value, bool)
+            if not whole or value < low or (high is not None and value > high):
+                limits = f"from {low} to {high}" if high is not None else f"≥ {low}"
+                raise RecordError(bad + f"a whole number {limits}, got {value!r}")
         elif self.type == "choice":
             if value not in self.allowed or isinstance(value, bool):
                 raise RecordError(bad + f"one of {', '.join(map(repr, self.allowed))}, got {value!r}")
@@ -59,6 +63,8 @@ class OptionInfo:
             out["allowed"] = list(self.allowed)
         if self.minimum is not None:
             out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
         return out
 
 

@@ -251,6 +251,7 @@ def test_kong_payments_scale_with_di():
     ({"melds_text": "p555p w1123z"}, "not a whirlwind"),
     ({"concealed": "678s123m88p8p"}, "need 14 for the winner"),
     ({"options": {"model": "flat"}}, "model"),
+    ({"options": {"rob_kong_fan": 9}}, "rob_kong_fan must be a whole number from 0 to 8"),
 ])
 def test_baicheng_rejections(kw, message):
     args = {"concealed": "678s123m88p", "tile": "8s", "by": "discard"} | kw
