@@ -326,7 +326,8 @@ class Baicheng(Region):
             else:
                 total = fan + len(terms)
                 amount = o["di"] * 2 ** total
-                reason = f"胡牌 {o['di']} × 2^({fan}{names}) = {amount}"
+                power = f"({fan}{names})" if terms else f"{fan}"
+                reason = f"胡牌 {o['di']} × 2^{power} = {amount}"
             out.append(Payment(p, win.player, amount, reason))
         return out
 

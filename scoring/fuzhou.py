@@ -321,7 +321,7 @@ class Fuzhou(Region):
         items += [r.item() for r in specials]
         received = sum(pay.amount for pay in payments)
         seats = [SeatResult(seat, 0, self.info.unit) for seat in range(4)]
-        formula = ", ".join(f"P{pay.payer} {pay.amount}" for pay in payments)
+        formula = " + ".join(f"{pay.amount} from P{pay.payer}" for pay in payments) + f" = {received}"
         seats[win.player] = SeatResult(win.player, received, self.info.unit, tuple(items),
                                        {"hua": h, "gold": g, "special": s, "formula": formula})
         shown = _with_winning_tile(reading, win.tile, win.tile == table.indicator and not self._natural_golds(table))
