@@ -159,6 +159,8 @@ def test_single_float_replaces_jiahu():
     kw = {"melds_text": "p111m p999p p555s p666z"}
     assert rules("77s", "7s", **kw) == ["单飘"]
     assert rules("77s", "7s", options={"danpiao_plus_jiahu": True}, **kw) == ["夹胡", "单飘"]
+    bc6 = baicheng("77s", "7s", seat=3, source=0, options={"danpiao_plus_jiahu": True}, **kw)
+    assert score_table(bc6)["net"] == [-64, -16, -16, 96]
 
 
 def test_rob_kong_is_paid_by_the_robbed_player_as_discarder():
