@@ -1,7 +1,8 @@
 """Build the training data of the bundled model from ../shared (one command: `python -m datasets.build`).
 
-- `build/detector/`: a one-class ("tile": every face and every back) YOLO dataset. Train: the real
-  training photos plus synthetic hand scenes; val: the real `valid` photos (used only to pick a checkpoint).
+- `build/detector/`: a YOLO dataset labelled with the 43 tile classes, trained as one class ("tile": every
+  face and every back, `single_cls`). Train: the real training photos plus synthetic scenes (seeds from
+  0); val: the real `valid` photos (used only to pick a checkpoint).
 - `build/classifier/`: tile crops with their class (42 faces + back) and face orientation, from the real
   training photos, the single-tile crops and the synthetic scenes, as compressed numpy arrays.
 
@@ -19,7 +20,7 @@ import numpy as np
 
 from datasets.real import SHARED, LabelledPhoto, load_split
 from vision.crops import tile_crop
-from vision.detections import CLASS_NAMES
+from vision.detections import BACK, CLASS_NAMES
 from vision.metrics import to_pixel_boxes
 
 BUILD = Path(__file__).resolve().parents[1] / "build"
@@ -32,13 +33,16 @@ def _link(src: Path, dst: Path) -> None:
 
 
 def write_real_detector_split(photos: list[LabelledPhoto], images: Path, labels: Path) -> int:
-    """Link the photos into a YOLO split with every box as class 0; returns the number of boxes."""
+    """Link the photos into a YOLO split labelled with the 43 classes; returns the number of boxes."""
     images.mkdir(parents=True, exist_ok=True)
     labels.mkdir(parents=True, exist_ok=True)
     total = 0
     for photo in photos:
         _link(photo.image, images / photo.image.name)
-        lines = [f"0 {cx:.6f} {cy:.6f} {w:.6f} {h:.6f}" for cx, cy, w, h in photo.boxes]
+        lines = [
+            f"{CLASS_NAMES.index(tile)} {cx:.6f} {cy:.6f} {w:.6f} {h:.6f}"
+            for (cx, cy, w, h), tile in zip(photo.boxes, photo.tiles)
+        ]
         (labels / (photo.image.stem + ".txt")).write_text("\n".join(lines) + ("\n" if lines else ""))
         total += len(lines)
     return total
@@ -50,7 +54,8 @@ def build_detector_dataset(root: Path) -> Path:
         n = write_real_detector_split(photos, root / "images" / split, root / "labels" / split)
         print(f"detector {split}: {len(photos)} real photos, {n} boxes")
     yaml = root / "data.yaml"
-    yaml.write_text(f"path: {root}\ntrain: images/train\nval: images/val\nnames:\n  0: tile\n")
+    names = "".join(f"  {i}: {name}\n" for i, name in enumerate(CLASS_NAMES))
+    yaml.write_text(f"path: {root}\ntrain: images/train\nval: images/val\nnames:\n{names}")
     return yaml
 
 
@@ -108,15 +113,64 @@ def build_tile_photo_crops(path: Path) -> None:
     save_crops(path, crops, labels, up, group)
 
 
+SYNTH_KINDS = ("hand",) * 6 + ("hand_only",) * 2 + ("tiles",) * 2
+"""Share of scene kinds in the synthetic training data (by seed)."""
+
+
+def build_synthetic(detector_root: Path, crops_path: Path, count: int, first_seed: int = 0,
+                    faces_per_scene: int = 12) -> None:
+    """Synthetic scenes (seeds first_seed…): images into the detector's train split, crops for the classifier.
+
+    Every back and up to ``faces_per_scene`` faces of each scene become crops, with their up angle.
+    """
+    from datasets.synth import generate_scene, write_yolo
+
+    rng = np.random.default_rng(first_seed)
+    crops, labels, up, group = [], [], [], []
+    for seed in range(first_seed, first_seed + count):
+        scene = generate_scene(seed, kind=SYNTH_KINDS[seed % len(SYNTH_KINDS)])
+        write_yolo(scene, detector_root / "images" / "train", detector_root / "labels" / "train", f"synth_{seed:07d}")
+        faces = [i for i, t in enumerate(scene.tiles) if t.tile != BACK]
+        backs = [i for i, t in enumerate(scene.tiles) if t.tile == BACK]
+        chosen = backs + list(rng.permutation(faces)[:faces_per_scene])
+        for i in chosen:
+            tile = scene.tiles[i]
+            crops.append(tile_crop(scene.image, jitter_box(np.array(tile.box), rng)))
+            labels.append(CLASS_NAMES.index(tile.tile))
+            up.append(tile.up_angle)
+            group.append(f"synth_{seed}")
+        if (seed - first_seed + 1) % 100 == 0:
+            print(f"synthetic: {seed - first_seed + 1}/{count} scenes", flush=True)
+    save_crops(crops_path, crops, labels, up, group)
+
+
+def build_synthetic_eval(root: Path, count: int, first_seed: int = 8_000_000) -> None:
+    """A held-out synthetic detector test set (43-class YOLO labels and scenes.jsonl), never trained on."""
+    import json
+
+    from datasets.synth import generate_scene, write_yolo
+
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / "scenes.jsonl", "w") as f:
+        for seed in range(first_seed, first_seed + count):
+            scene = generate_scene(seed, kind="hand")
+            write_yolo(scene, root / "images", root / "labels", f"synth_{seed:07d}")
+            f.write(json.dumps(scene.to_json()) + "\n")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=BUILD)
+    parser.add_argument("--synthetic", type=int, default=1500, help="synthetic training scenes")
+    parser.add_argument("--synthetic-eval", type=int, default=200, help="held-out synthetic test scenes")
     args = parser.parse_args()
     build_detector_dataset(args.out / "detector")
     crops = args.out / "classifier"
     build_real_crops("train", crops / "real_train.npz", jittered=1)
     build_real_crops("valid", crops / "real_valid.npz", jittered=0)
     build_tile_photo_crops(crops / "tile_photos.npz")
+    build_synthetic(args.out / "detector", crops / "synth.npz", args.synthetic)
+    build_synthetic_eval(args.out / "synth_eval", args.synthetic_eval)
 
 
 if __name__ == "__main__":

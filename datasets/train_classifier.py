@@ -1,6 +1,6 @@
 """Train the tile classifier on the CPU from the crop sets of `datasets.build`, resumable across sessions.
 
-    python -m datasets.train_classifier --epochs 30 [--resume]
+    python -m datasets.train_classifier --epochs 30 [--resume | --init CHECKPOINT]
 
 Inputs: build/classifier/*.npz (crops, class labels, up angles: NaN where unknown). Training sets are every
 npz but `real_valid.npz`, which only picks the best epoch (its accuracy is printed each epoch). Checkpoints:
@@ -96,6 +96,7 @@ def main() -> None:
     parser.add_argument("--lr", type=float, default=3e-3)
     parser.add_argument("--steps", type=int, default=0, help="steps per epoch (default: one pass)")
     parser.add_argument("--oversample", default="tile_photos=8", help="name=factor,... for small sets")
+    parser.add_argument("--init", type=Path, help="start from this checkpoint's weights (a new schedule)")
     parser.add_argument("--resume", action="store_true")
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
@@ -110,6 +111,8 @@ def main() -> None:
     valid = np.load(args.data / "real_valid.npz")
 
     net = TileClassifierNet()
+    if args.init:
+        net.load_state_dict(torch.load(args.init, weights_only=False)["net"])
     steps = args.steps or math.ceil(len(labels) / args.batch)
     optimizer = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
     total, warmup = args.epochs * steps, max(1, steps // 2)

@@ -1,4 +1,4 @@
-"""Train the one-class tile detector with ultralytics on the CPU, resumable across sessions.
+"""Train the one-class ("tile") detector with ultralytics on the CPU, resumable across sessions.
 
     python -m datasets.train_detector --epochs 12 [--resume]
 
@@ -45,6 +45,7 @@ def main() -> None:
         warmup_epochs=1,
         close_mosaic=max(1, args.epochs // 4),
         cos_lr=True,
+        single_cls=True,
         pretrained=True,
         plots=False,
         cache="ram",

@@ -1,0 +1,62 @@
+"""Median detection time per photo: mjcam's TileDetector beside the `mahjong-detector` package, same run.
+
+    python benchmarks/bench_detect.py [--photos 100] [--threads N]
+
+Both get the decoded photo in memory (decoding is timed by bench_read.py); each is warmed up first.
+Photos: the real `valid` photos (640×640). `mahjong-detector` (PyPI, MIT) is installed on demand.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from datasets.real import load_split  # noqa: E402
+from vision.detector import TileDetector  # noqa: E402
+from vision.images import read_photo  # noqa: E402
+
+
+def median_ms(function, inputs, repeats: int = 1) -> float:
+    function(inputs[0])
+    times = []
+    for item in inputs:
+        for _ in range(repeats):
+            start = time.perf_counter()
+            function(item)
+            times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--photos", type=int, default=100)
+    parser.add_argument("--threads", type=int, default=None)
+    args = parser.parse_args()
+    paths = [p.image for p in load_split("valid")][: args.photos]
+    photos = [read_photo(p) for p in paths]
+    detector = TileDetector(threads=args.threads)
+    ours = median_ms(detector.detect, photos)
+    print(f"machine: {platform.processor() or platform.machine()}, {len(paths)} photos of `valid`")
+    print(f"mjcam TileDetector (detector {detector.imgsz} px + classifier): median {ours:.1f} ms per photo")
+    try:
+        mahjong_detector = importlib.import_module("mahjong_detector")
+    except ImportError:
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q", "mahjong-detector"], check=True)
+        mahjong_detector = importlib.import_module("mahjong_detector")
+    from PIL import Image
+
+    images = [Image.open(p).convert("RGB") for p in paths]
+    theirs = median_ms(mahjong_detector.detect_tiles, images)
+    print(f"mahjong-detector 0.0.6 (YOLO11n at 640 px): median {theirs:.1f} ms per photo")
+    print(f"ratio mjcam / mahjong-detector: {ours / theirs:.2f}")
+
+
+if __name__ == "__main__":
+    main()
