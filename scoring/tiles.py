@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 SUITS = "mpsz"
 TILE_CODES: tuple[str, ...] = (
@@ -25,6 +26,11 @@ class TileError(ValueError):
 
 def parse_tiles(text: str) -> list[str]:
     """Split a tile string such as ``"123m55z"`` into codes; raise TileError naming the bad part."""
+    return list(_parse(text))
+
+
+@lru_cache(maxsize=4096)
+def _parse(text: str) -> tuple[str, ...]:
     text = text.replace(" ", "")
     codes: list[str] = []
     pos = 0
@@ -40,7 +46,7 @@ def parse_tiles(text: str) -> list[str]:
         pos = match.end()
     if pos != len(text):
         raise TileError(f"bad tile string {text!r}: cannot read {text[pos:]!r}")
-    return codes
+    return tuple(codes)
 
 
 def format_tiles(codes: Iterable[str]) -> str:

@@ -67,25 +67,28 @@ class TileRoles:
     @classmethod
     def of(cls, indicator: str | None, options: dict) -> TileRoles:
         """From the indicator and the table's options (all Wenling options, defaults filled in)."""
-        x, groups = indicator, options["flower_groups"]
-        white_de = options["white_always_de"]
-        de: set[str] = set()
-        if x is not None:
-            de |= set(next(g for g in groups if x in g)) - {x} if is_flower(x) else {x}
-        if white_de:
-            de.add("5z")
-        if x == "5z" or white_de:
-            specials = {"6z", "7z"}
-        elif x is not None and is_flower(x):
-            specials = {"5z", "6z", "7z"}
-        else:
-            specials = {"5z"}
-        specials -= de  # a tile that is 得 「不再具有特殊牌的功能」
-        return cls(frozenset(de), frozenset(specials), frozenset(DRAGONS) - specials - de, groups)
+        return _tile_roles(indicator, options["white_always_de"], options["flower_groups"])
 
     def heavy(self, code: str) -> bool:
         """风牌、1、9 牌、字牌."""
         return code in WINDS or is_terminal(code) or code in self.zipai
+
+
+@lru_cache(maxsize=256)
+def _tile_roles(x: str | None, white_de: bool, groups: tuple[tuple[str, ...], ...]) -> TileRoles:
+    de: set[str] = set()
+    if x is not None:
+        de |= set(next(g for g in groups if x in g)) - {x} if is_flower(x) else {x}
+    if white_de:
+        de.add("5z")
+    if x == "5z" or white_de:
+        specials = {"6z", "7z"}
+    elif x is not None and is_flower(x):
+        specials = {"5z", "6z", "7z"}
+    else:
+        specials = {"5z"}
+    specials -= de  # a tile that is 得 「不再具有特殊牌的功能」
+    return TileRoles(frozenset(de), frozenset(specials), frozenset(DRAGONS) - specials - de, groups)
 
 
 @dataclass(frozen=True)
