@@ -268,6 +268,12 @@ def test_photo_read_corrected_and_scored(browser, server, rules):
 def test_chinese_interface_and_settings_are_remembered(browser, server):
     page = open_page(browser, server, "daishan")
     page.select_option("#dealer", "2")
+    page.locator("#options-box summary").click()
+    page.fill("#option-di", "0")
+    page.locator("#option-di").press("Tab")
+    expect(page.locator("#option-di")).to_have_value("1")  # Daishan's di is at least 1
+    page.fill("#option-di", "3")
+    page.locator("#option-di").press("Tab")
     page.locator("#lang").click()
     expect(page.locator("#score-title")).to_have_text("计分")
     page.reload()
@@ -275,6 +281,7 @@ def test_chinese_interface_and_settings_are_remembered(browser, server):
     expect(page.locator("#context-title")).to_have_text("牌局")
     expect(page.locator("#rules")).to_have_value("daishan")
     expect(page.locator("#dealer")).to_have_value("2")
+    expect(page.locator("#option-di")).to_have_value("3")
     expect(page.locator("#seat-tab-2")).to_contain_text("东")  # the dealer sits East
     page.screenshot(path=ARTIFACTS / "e2e-chinese.png", full_page=True)
     assert page.errors == []

@@ -537,9 +537,15 @@ function renderRegionFields() {
       option.allowed.forEach((a) => input.append(new Option(String(a), JSON.stringify(a), false, a === value)));
       input.addEventListener("change", () => set(JSON.parse(input.value)));
     } else if (option.type === "int") {
+      const [low, high] = [option.minimum ?? 0, option.maximum ?? Infinity];
       input = document.createElement("input");
-      Object.assign(input, { type: "number", min: option.minimum ?? 0, step: 1, value, inputMode: "numeric" });
-      input.addEventListener("change", () => set(Math.max(option.minimum ?? 0, Math.round(Number(input.value) || 0))));
+      Object.assign(input, { type: "number", min: low, step: 1, value, inputMode: "numeric" });
+      if (option.maximum !== undefined) input.max = high;
+      input.addEventListener("change", () => {
+        const v = Math.min(high, Math.max(low, Math.round(Number(input.value) || 0)));
+        input.value = v;
+        set(v);
+      });
     } else {
       input = document.createElement("input"); // flower_groups: two tile strings
       Object.assign(input, { type: "text", value: value.join(" "), spellcheck: false });
