@@ -2,7 +2,13 @@
 import numpy as np
 import pytest
 
+from vision.detections import Detections
 from vision.metrics import DetectionScores, box_iou, match_pairs
+
+def found(boxes, tiles, confidence, alternatives=None, score=None) -> Detections:
+    return Detections(xyxy=boxes, tiles=tuple(tiles), confidence=confidence, alternatives=alternatives or (),
+                      score=score if score is not None else confidence)
+
 
 TRUTH = np.array([[0, 0, 10, 10], [20, 0, 30, 10], [40, 0, 50, 10]], np.float32)
 
@@ -20,7 +26,7 @@ def test_match_pairs_is_one_to_one_best_first():
 
 def test_perfect_detections_score_one():
     scores = DetectionScores()
-    scores.add(TRUTH, ["1m", "2m", "back"], TRUTH, ["1m", "2m", "back"], np.array([0.9, 0.8, 0.7]))
+    scores.add(TRUTH, ["1m", "2m", "back"], found(TRUTH, ["1m", "2m", "back"], [0.9, 0.8, 0.7]))
     summary = scores.summary()
     assert summary["mAP50"] == pytest.approx(1.0)
     assert summary["mAP50-95"] == pytest.approx(1.0)
@@ -29,8 +35,8 @@ def test_perfect_detections_score_one():
 
 def test_wrong_code_and_missed_tile_lower_accuracy_and_recall():
     scores = DetectionScores()
-    found = TRUTH[:2] + [1, 0, 1, 0]  # IoU 0.82 with their truths
-    scores.add(TRUTH, ["1m", "2m", "3m"], found, ["1m", "9m"], np.array([0.9, 0.8]))
+    boxes = TRUTH[:2] + [1, 0, 1, 0]  # IoU 0.82 with their truths
+    scores.add(TRUTH, ["1m", "2m", "3m"], found(boxes, ["1m", "9m"], [0.9, 0.8]))
     summary = scores.summary()
     assert summary["tile_accuracy"] == pytest.approx(1 / 3)
     assert summary["per_class"]["1m"]["recall"] == 1.0
@@ -42,14 +48,30 @@ def test_wrong_code_and_missed_tile_lower_accuracy_and_recall():
 def test_false_positive_ranked_above_true_positive_lowers_ap():
     scores = DetectionScores()
     boxes = np.vstack([TRUTH[:1], [[100, 100, 110, 110]]])
-    scores.add(TRUTH[:1], ["1m"], boxes, ["1m", "1m"], np.array([0.5, 0.9]))
+    scores.add(TRUTH[:1], ["1m"], found(boxes, ["1m", "1m"], [0.5, 0.9]))
     assert scores.summary()["mAP50"] == pytest.approx(0.5, abs=0.01)
 
 
 def test_matches_do_not_cross_photos():
     scores = DetectionScores()
-    scores.add(TRUTH[:1], ["1m"], TRUTH[:1], ["1m"], np.array([0.9]))
-    scores.add(np.zeros((0, 4)), [], TRUTH[:1], ["1m"], np.array([0.95]))  # a false tile in a second photo
+    scores.add(TRUTH[:1], ["1m"], found(TRUTH[:1], ["1m"], [0.9]))
+    scores.add(np.zeros((0, 4)), [], found(TRUTH[:1], ["1m"], [0.95]))  # a false tile in a second photo
     summary = scores.summary()
     assert summary["labelled_tiles"] == 1
     assert summary["mAP50"] == pytest.approx(0.5, abs=0.01)
+
+
+def test_alternatives_count_for_ap_but_not_for_tile_accuracy():
+    scores = DetectionScores()
+    scores.add(TRUTH[:1], ["2m"], found(TRUTH[:1], ["1m"], [0.6], alternatives=((("2m", 0.3),),)))
+    summary = scores.summary()
+    assert summary["tile_accuracy"] == 0.0
+    assert summary["per_class"]["2m"]["AP50"] == pytest.approx(1.0)
+
+
+def test_tiles_below_the_operating_score_are_not_accepted():
+    scores = DetectionScores()
+    scores.add(TRUTH[:1], ["1m"], found(TRUTH[:1], ["1m"], [0.2]), accept=0.35)
+    summary = scores.summary()
+    assert summary["tile_accuracy"] == 0.0
+    assert summary["mAP50"] == pytest.approx(1.0)

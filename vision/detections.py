@@ -20,6 +20,8 @@ class Detections:
     """Tiles found in one image.
 
     ``xyxy`` boxes are in original-image pixels; ``tiles`` are class names (tile code or ``back``);
+    ``score[i]`` is the detector's belief that a tile is there at all, ``confidence[i]`` that it is there and
+    is ``tiles[i]`` (score × class probability);
     ``alternatives[i]`` lists the next most likely classes for tile i with their probabilities;
     ``sideways[i]`` is true when the tile's face is turned 90° from the photo's dominant tile axis (a claimed
     tile); ``angle[i]`` is the image direction of the face's top in degrees (0 = up, clockwise; a back's
@@ -32,14 +34,21 @@ class Detections:
     alternatives: tuple[Alternatives, ...] = ()
     sideways: np.ndarray = field(default_factory=lambda: np.zeros(0, bool))
     angle: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
+    score: np.ndarray = field(default_factory=lambda: np.zeros(0, np.float32))
 
     def __post_init__(self) -> None:
+        """Arrays of one row per tile; ``sideways``, ``angle`` and ``score`` may be left out (false, 0, confidence)."""
         n = len(self.tiles)
+
+        def column(value, dtype, default):
+            value = default if np.size(value) == 0 and n else value
+            return np.asarray(value, dtype).reshape(n)
+
         object.__setattr__(self, "xyxy", np.asarray(self.xyxy, np.float32).reshape(n, 4))
-        object.__setattr__(self, "confidence", np.asarray(self.confidence, np.float32).reshape(n))
-        object.__setattr__(self, "sideways", np.asarray(self.sideways, bool).reshape(n))
-        angle = np.zeros(n, np.float32) if np.size(self.angle) == 0 else self.angle
-        object.__setattr__(self, "angle", np.asarray(angle, np.float32).reshape(n))
+        object.__setattr__(self, "confidence", column(self.confidence, np.float32, np.ones(n)))
+        object.__setattr__(self, "sideways", column(self.sideways, bool, np.zeros(n)))
+        object.__setattr__(self, "angle", column(self.angle, np.float32, np.zeros(n)))
+        object.__setattr__(self, "score", column(self.score, np.float32, self.confidence))
         if not self.alternatives:
             object.__setattr__(self, "alternatives", ((),) * n)
         if len(self.alternatives) != n:
@@ -59,6 +68,7 @@ class Detections:
             alternatives=tuple(self.alternatives[i] for i in rows),
             sideways=self.sideways[rows],
             angle=self.angle[rows],
+            score=self.score[rows],
         )
 
     @property
@@ -81,6 +91,7 @@ class Detections:
                 "alternatives": [[code, round(float(p), 4)] for code, p in self.alternatives[i]],
                 "sideways": bool(self.sideways[i]),
                 "angle": round(float(self.angle[i]), 1),
+                "score": round(float(self.score[i]), 4),
             }
             for i in range(len(self))
         ]
@@ -100,4 +111,5 @@ class Detections:
             ),
             sideways=np.array([bool(item.get("sideways", False)) for item in items], bool),
             angle=np.array([float(item.get("angle", 0.0)) for item in items], np.float32),
+            score=np.array([item.get("score", item.get("confidence", 1.0)) for item in items], np.float32),
         )

@@ -145,5 +145,6 @@ class TileDetector:
             xyxy=boxes * photo.scale, tiles=tiles, confidence=confidence, alternatives=alternatives,
             sideways=sideways_flags(up),
             angle=np.degrees(np.arctan2(up[:, 1], up[:, 0])) % 360 if len(up) else np.zeros(0),
+            score=scores,
         )
         return detections[order]

@@ -45,8 +45,12 @@ def class_names(folder: Path, classes: Path | None) -> list[str]:
     return list(CLASS_NAMES)
 
 
-def evaluate_folder(folder: Path, detector, names: list[str], limit: int | None = None) -> dict:
-    """Run the detector on every labelled image of the folder and score it."""
+def evaluate_folder(folder: Path, detector, names: list[str], accept: float, limit: int | None = None) -> dict:
+    """Run the detector (set to a low threshold) on every labelled image of the folder and score it.
+
+    mAP is computed over all the detector's candidates, as usual; tile accuracy over those whose score
+    reaches ``accept``, the operating threshold.
+    """
     scores = DetectionScores()
     images = sorted(p for p in (folder / "images").iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
     for image_path in images[:limit]:
@@ -56,8 +60,7 @@ def evaluate_folder(folder: Path, detector, names: list[str], limit: int | None 
         photo = read_photo(image_path)
         boxes, tiles = read_yolo_labels(label, names)
         found = detector.detect(photo)
-        scores.add(to_pixel_boxes(boxes, photo.width, photo.height), tiles, found.xyxy, list(found.tiles),
-                   found.confidence)
+        scores.add(to_pixel_boxes(boxes, photo.width, photo.height), tiles, found, accept)
     return scores.summary()
 
 
@@ -70,14 +73,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.detector import TileDetector
+    from vision.detector import DetectorSettings, TileDetector
 
     if not (args.folder / "images").is_dir() or not (args.folder / "labels").is_dir():
         print(f"mjcam eval: {args.folder}: expected a folder with images/ and labels/", file=sys.stderr)
         return 2
     try:
         names = class_names(args.folder, args.classes)
-        summary = evaluate_folder(args.folder, TileDetector(threads=args.threads), names, args.limit)
+        detector = TileDetector(settings=DetectorSettings(conf=0.01), threads=args.threads)
+        summary = evaluate_folder(args.folder, detector, names, DetectorSettings().conf, args.limit)
     except (ValueError, ImageError, OSError) as error:
         print(f"mjcam eval: {error}", file=sys.stderr)
         return 2

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from vision.detections import Detections
+
 IOU_THRESHOLDS = np.linspace(0.5, 0.95, 10)
 
 
@@ -55,22 +57,29 @@ class DetectionScores:
     _found: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     photos: int = 0
 
-    def add(self, truth_boxes: np.ndarray, truth_tiles: list[str], boxes: np.ndarray, tiles: list[str],
-            confidence: np.ndarray) -> None:
-        """One photo: labelled boxes and tiles, predicted boxes, tiles and confidences."""
+    def add(self, truth_boxes: np.ndarray, truth_tiles: list[str], found: Detections, accept: float = 0.0) -> None:
+        """One photo: its labelled boxes and tiles, and what the detector found.
+
+        Average precision counts every detection with its top class and each alternative class at their
+        confidences (multi-label, as ultralytics' validator does); tile accuracy counts only detections
+        whose score reaches ``accept`` (the operating threshold), with their top class.
+        """
         self.photos += 1
-        truth_tiles, tiles = list(truth_tiles), list(tiles)
+        truth_tiles = list(truth_tiles)
         for tile in truth_tiles:
             self._truth_count[tile] += 1
-        iou = box_iou(np.asarray(truth_boxes, np.float32).reshape(-1, 4), np.asarray(boxes, np.float32).reshape(-1, 4))
+        truth_boxes = np.asarray(truth_boxes, np.float32).reshape(-1, 4)
+        iou = box_iou(truth_boxes, found.xyxy)
         # tile accuracy: one-to-one match at IoU ≥ 0.5 regardless of class, right if the codes agree
-        for t, p in match_pairs(iou, 0.5):
-            if truth_tiles[t] == tiles[p]:
+        accepted = np.nonzero(found.score >= accept)[0]
+        for t, p in match_pairs(iou[:, accepted], 0.5):
+            if truth_tiles[t] == found.tiles[accepted[p]]:
                 self._found[truth_tiles[t]] += 1
-        # AP: each prediction keeps its overlaps with the same-class truths of this photo
-        for p, tile in enumerate(tiles):
-            truths = np.array([t for t, code in enumerate(truth_tiles) if code == tile], np.int64)
-            self._predictions[tile].append((float(confidence[p]), iou[truths, p], truths, self.photos))
+        # AP: each (box, class) prediction keeps its overlaps with the same-class truths of this photo
+        for p in range(len(found)):
+            for tile, confidence in ((found.tiles[p], found.confidence[p]), *found.alternatives[p]):
+                truths = np.array([t for t, code in enumerate(truth_tiles) if code == tile], np.int64)
+                self._predictions[tile].append((float(confidence), iou[truths, p], truths, self.photos))
 
     def summary(self) -> dict:
         """mAP50, mAP50-95 (over classes with labels), tile accuracy, per-class recall and AP50."""
