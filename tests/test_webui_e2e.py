@@ -2,6 +2,7 @@
 photos from ``valid`` read, corrected through the palette until they match their labels, scored; a webcam run
 from a video file. Screenshots go to ``test-artifacts/``.
 """
+import base64
 import csv
 import json
 import re
@@ -294,6 +295,21 @@ def test_bad_upload_shows_one_line(browser, server, tmp_path):
     page.set_input_files("#photo-file", str(notes))
     expect(page.locator("#status")).to_have_text("notes.jpg: not an image (JPEG, PNG, WebP, BMP or TIFF expected)")
     expect(page.locator("#status")).to_have_class(re.compile("error"))
+
+
+def test_drop_a_photo(browser, server):
+    page = open_page(browser, server, "daishan")
+    photo = next(VALID_IMAGES.glob("hand_005_*.jpg"))
+    transfer = page.evaluate_handle("""(b64) => {
+        const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+        const transfer = new DataTransfer();
+        transfer.items.add(new File([bytes], "dropped.jpg", { type: "image/jpeg" }));
+        return transfer;
+    }""", base64.b64encode(photo.read_bytes()).decode())
+    with page.expect_response("**/api/detect") as response:
+        page.dispatch_event("#drop", "drop", {"dataTransfer": transfer})
+    expect(page.locator("#overlay g.box")).to_have_count(len(response.value.json()["tiles"]))
+    assert page.errors == []
 
 
 def test_webcam_from_a_video_file(browser, tmp_path):
