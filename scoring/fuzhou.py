@@ -26,6 +26,8 @@ from scoring.tiles import FLOWERS, PLAYING_TILES, format_tiles, is_honour, is_su
 SUITED = tuple(t for t in PLAYING_TILES if is_suited(t))
 CLAIMED = ("discard", "rob_kong")
 EVENTS = ("heaven", "rob_gold", "three_golds")
+STAND_IN_PAIR = ("1z", "1z")
+"""Honours never stand in a Fuzhou hand and 金 are suited: beside this pair the rest must be sets alone."""
 
 INFO = RegionInfo(
     key="fuzhou", name="Fuzhou", name_zh="福州", hand_size=16, unit="分",
@@ -209,11 +211,7 @@ class Fuzhou(Region):
         gold = table.indicator
         spec = HandSpec.of(concealed, lambda t: t == gold, wild_as=SUITED,
                            wild_kinds=frozenset({gold}) if gold else frozenset())
-        if natural_golds:
-            counts = list(spec.counts)
-            counts[KIND_INDEX[gold]] += natural_golds
-            spec = replace(spec, counts=tuple(counts), wilds=spec.wilds - natural_golds)
-        return spec
+        return _plus(spec, (gold,) * natural_golds, wilds=-natural_golds) if natural_golds else spec
 
     def readings(self, table: Table) -> tuple[Reading, ...]:
         """Every reading of the winner's hand (alike readings merged); under 抢金 the taken indicator is at
@@ -239,16 +237,20 @@ class Fuzhou(Region):
         return out
 
     def idle_gold(self, table: Table) -> bool:
-        """闲金: the hand without the winning tile is completed by every suited tile."""
+        """闲金: the hand without the winning tile is completed by every suited tile that can still come
+        (a kind the hand holds four of cannot).
+
+        Two sufficient tests settle most such hands with one search each: two 金 make a triplet with any
+        tile while the rest is four sets and a pair, or one 金 pairs with any tile while the rest is five
+        sets (searched beside a stand-in honour pair, which no 金 can join). Otherwise each tile is tried."""
         rest = list(table.winner.concealed)
         rest.remove(table.win.tile)
         base = self.spec(table, tuple(rest))
-        for kind in SUITED:
-            counts = list(base.counts)
-            counts[KIND_INDEX[kind]] += 1
-            if not is_complete(replace(base, counts=tuple(counts))):
-                return False
-        return True
+        if base.wilds >= 2 and is_complete(replace(base, wilds=base.wilds - 2)):
+            return True
+        if base.wilds >= 1 and is_complete(_plus(base, STAND_IN_PAIR, wilds=-1)):
+            return True
+        return all(is_complete(_plus(base, (kind,))) for kind in SUITED if base.counts[KIND_INDEX[kind]] < 4)
 
     # -- scoring -------------------------------------------------------------------------------------------
     def score(self, table: Table) -> Result:
@@ -340,6 +342,14 @@ def _with_winning_tile(reading: Reading | None, tile: str, wild: bool) -> Readin
             hand[index] = replace(b, win_at=at)
             break
     return replace(reading, hand=tuple(hand))
+
+
+def _plus(spec: HandSpec, tiles: tuple[str, ...], wilds: int = 0) -> HandSpec:
+    """``spec`` with natural ``tiles`` added and ``wilds`` more (or fewer) wilds."""
+    counts = list(spec.counts)
+    for t in tiles:
+        counts[KIND_INDEX[t]] += 1
+    return replace(spec, counts=tuple(counts), wilds=spec.wilds + wilds)
 
 
 def _robbed_gold(table: Table) -> bool:

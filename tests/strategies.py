@@ -230,12 +230,14 @@ HONOURS = tuple(t for t in PLAYING_TILES if t[1] == "z")
 
 
 def idle_gold(concealed: list[str], win_tile: str, gold: str | None) -> bool:
-    """闲金 (spec §4.2): every suited tile completes the hand without the winning tile, 金 as wilds."""
+    """闲金 (spec §4.2): every suited tile that can still come (not held four times) completes the hand
+    without the winning tile, 金 as wilds."""
     from scoring.hands import HandSpec, is_complete
 
     rest = list(concealed)
     rest.remove(win_tile)
-    return all(is_complete(HandSpec.of(rest + [kind], lambda t: t == gold, wild_as=SUITED)) for kind in SUITED)
+    return all(is_complete(HandSpec.of(rest + [kind], lambda t: t == gold, wild_as=SUITED))
+               for kind in SUITED if rest.count(kind) < 4 or kind == gold)
 
 
 @st.composite

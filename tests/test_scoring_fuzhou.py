@@ -5,13 +5,13 @@ discard, the 金 indicator is 9p (no 金 held), the winner holds the chows 123m 
 and two flowers 東 南 (so 平和 does not apply): each payer pays 2 + 0 + 0 + 5 = 7.
 """
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 
 from scoring import RecordError, is_winning_hand, score_table, validate_table
 from scoring.fuzhou import REGION as FUZHOU
 from scoring.tiles import parse_tiles
 from tests.records import player, record, winner_record
-from tests.strategies import legal_tables
+from tests.strategies import idle_gold, legal_tables
 
 CHOWS = "c123m c456m c789m"
 
@@ -270,3 +270,11 @@ def test_generated_fuzhou_tables_pay_the_winner_from_the_formula(rec):
     flowers = len(parse_tiles(rec["players"][win["player"]]["flowers"]))
     for payment in result["payments"]:
         assert payment["to"] == win["player"] and payment["amount"] >= 5 + flowers
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(legal_tables("fuzhou"))
+def test_idle_gold_shortcuts_agree_with_trying_every_tile(rec):
+    table = validate_table(rec)
+    assume(table.indicator is not None and "rob_gold" not in table.win.flags)
+    assert FUZHOU.idle_gold(table) == idle_gold(list(table.winner.concealed), table.win.tile, table.indicator)
