@@ -213,12 +213,13 @@ class Fuzhou(Region):
                            wild_kinds=frozenset({gold}) if gold else frozenset())
         return _plus(spec, (gold,) * natural_golds, wilds=-natural_golds) if natural_golds else spec
 
-    def readings(self, table: Table) -> tuple[Reading, ...]:
-        """Every reading of the winner's hand (alike readings merged); under 抢金 the taken indicator is at
-        face value unless ``rob_gold_indicator_is_gold``."""
+    def readings(self, table: Table, exhaustive: bool = False) -> tuple[Reading, ...]:
+        """Every reading of the winner's hand, alike readings merged unless ``exhaustive`` (slow; for checks).
+        Under 抢金 the taken indicator is at face value unless ``rob_gold_indicator_is_gold``."""
         p = table.winner
         spec = self.spec(table, p.concealed, self._natural_golds(table))
-        return readings(spec, tuple(Block.from_meld(m) for m in p.melds), _Summary(table.indicator), _combine)
+        merge = (None, None) if exhaustive else (_Summary(table.indicator), _combine)
+        return readings(spec, tuple(Block.from_meld(m) for m in p.melds), *merge)
 
     def _natural_golds(self, table: Table) -> int:
         return 1 if _robbed_gold(table) and not table.options["rob_gold_indicator_is_gold"] else 0
@@ -258,23 +259,28 @@ class Fuzhou(Region):
         if win is None:
             seats = tuple(SeatResult(s, 0, self.info.unit) for s in range(4))
             return Result(self.info.key, (0, 0, 0, 0), (), seats, None, self.info.unit, extra={"note": "和局"})
-        p = table.winner
-        flower_items = _flower_items(p)
-        h = sum(i.value for i in flower_items)
-        g = self.golds(table)
-        candidates = self.allowed(table, self.readings(table)) or [(None, None)]
+        flower_items = _flower_items(table.winner)
+        _, reading, specials, doubled = self.best(table)
+        return self._settle(table, flower_items, self.golds(table), specials, doubled, reading)
+
+    def best(self, table: Table, exhaustive: bool = False) -> tuple[int, Reading | None, tuple[Rule, ...], bool]:
+        """The reading and specials paying most: (amount before 连庄 and di, reading, specials, doubled).
+        On a tie, the reading with fewest 金 standing for another kind."""
+        p, win = table.winner, table.win
+        base = sum(i.value for i in _flower_items(p)) + self.golds(table) + BASE.value
+        candidates = self.allowed(table, self.readings(table, exhaustive)) or [(None, None)]
         kongs = sum(m.kind == "kong" for m in p.melds)
         best = None
         for reading, summary in candidates:
             hand = _Hand(win.flags, len(p.flowers), kongs, summary)
             for specials in self._choices(table, hand):
                 doubled = self._doubled(table, specials)
-                value = _amount(h + g + 5, doubled, specials)
+                value = _amount(base, doubled, specials)
                 subs = reading.substitutions if reading else 0
                 if best is None or (value, -subs) > (best[0], -best[1]):
                     best = (value, subs, reading, specials, doubled)
-        _, _, reading, specials, doubled = best
-        return self._settle(table, flower_items, g, specials, doubled, reading)
+        value, _, reading, specials, doubled = best
+        return value, reading, specials, doubled
 
     def _choices(self, table: Table, hand: _Hand) -> list[tuple[Rule, ...]]:
         """The special combinations the win may take: the single largest for a plain win; an event's sum."""

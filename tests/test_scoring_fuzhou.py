@@ -278,3 +278,12 @@ def test_idle_gold_shortcuts_agree_with_trying_every_tile(rec):
     table = validate_table(rec)
     assume(table.indicator is not None and "rob_gold" not in table.win.flags)
     assert FUZHOU.idle_gold(table) == idle_gold(list(table.winner.concealed), table.win.tile, table.indicator)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(legal_tables("fuzhou"))
+def test_merged_search_finds_the_exhaustive_best(rec):
+    """Merging alike readings in the search (the Fuzhou summary key) never changes the best amount."""
+    table = validate_table(rec)
+    assume(table.win is not None)
+    assert FUZHOU.best(table)[0] == FUZHOU.best(table, exhaustive=True)[0]
