@@ -412,3 +412,11 @@ def test_merged_search_finds_the_exhaustive_best_on_flexible_hands(concealed, ti
     merged, _ = REGION.winner_result(table)
     exhaustive, _ = REGION.winner_result(table, exhaustive=True)
     assert merged.total == exhaustive.total and merged.items == exhaustive.items
+
+
+def test_the_indicator_counts_as_a_physical_tile():
+    hands = {1: player("234p567s9p9p", CHOWS), 2: player("9p9p1234567m1234567s")}
+    with pytest.raises(RecordError, match="5 copies of 9p"):  # four 9p in hands and the indicator
+        score_table(record("wenling", hands, (1, "2p", "discard", 2), indicator="9p"))
+    hands[2] = player("9p1234567m1234567s1z")
+    assert score_table(record("wenling", hands, (1, "2p", "discard", 2), indicator="9p"))
