@@ -23,9 +23,9 @@ run: install
 
 # Debian's Chromium for the browser tests (Playwright drives it; no browser download).
 apt-test:
-	@command -v chromium >/dev/null || { \
+	@dpkg -s chromium fonts-noto-cjk libgl1 >/dev/null 2>&1 || { \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -q && $$SUDO apt-get install -y -q chromium chromium-driver libgl1 libglib2.0-0; }
+	  $$SUDO apt-get update -q && $$SUDO apt-get install -y -q chromium fonts-noto-cjk libgl1 libglib2.0-0; }
 
 $(VENV)/.installed-test: pyproject.toml | $(VENV)/bin/python
 	$(PIP) install -q -e '.[test]'
