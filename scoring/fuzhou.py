@@ -98,7 +98,6 @@ EVENT_SPECIALS = (HEAVEN, ROB_GOLD, THREE_GOLDS)
 PATTERN_SPECIALS = (PINGHU, PINGHU_ONE_FLOWER, GOLD_PAIR, GOLD_KAN, GOLD_DRAGON, HUNYI, QINGYI)
 EXCLUSIVE = (THREE_GOLDS, ROB_GOLD, GOLD_PAIR, GOLD_DRAGON)
 """Only the largest of these counts, even when an event win adds up its specials."""
-XIANJIN = "闲金时不能点炮和，但听金雀和金龙时可以点炮和。闲金是指当时手中的牌型可以和任何一张牌."
 
 
 @dataclass(frozen=True)
@@ -311,8 +310,9 @@ class Fuzhou(Region):
         payments = []
         for payer in payers:
             lp = streak if table.dealer in (payer, win.player) else 0
-            amount = _amount(h + g + lp + 5, doubled, specials)
-            form = f"({h} + {g} + {lp} + 5) × 2 + {s}" if doubled else f"{h} + {g} + {lp} + 5 + {s}"
+            amount = _amount(h + g + lp + BASE.value, doubled, specials)
+            terms = f"{h} + {g} + {lp} + {BASE.value}"
+            form = f"({terms}) × 2 + {s}" if doubled else f"{terms} + {s}"
             reason = ("自摸" if win.by == "self_draw" else "点炮" if win.by == "discard" else "抢杠") + \
                      f" 花+金+连庄+5{'×2' if doubled else ''}+特殊: {form} = {amount}" + (f" × {di}" if di != 1 else "")
             payments.append(Payment(payer, win.player, amount * di, reason))
@@ -372,7 +372,7 @@ def _flower_items(p: Player) -> list[Item]:
     honours = Counter(t for t in p.flowers if is_honour(t))
     for t, n in sorted(honours.items()):
         if n == 4:
-            items.append(FLOWER_FOUR.item(t * 4))
+            items.append(FLOWER_FOUR.item(format_tiles([t] * 4)))
         else:
             loose += [t] * n
     held = set(p.flowers)
