@@ -8,7 +8,9 @@ The winner's 番 F come from the best reading that meets the win conditions. Eac
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import Any
 
 from scoring.hands import SEQUENCE, WHIRLWIND, Block, HandSpec, Reading, readings
 from scoring.items import Item, Rule
@@ -111,7 +113,7 @@ class _Hand:
     menqing: bool
 
     @property
-    def options(self):
+    def options(self) -> Mapping[str, Any]:
         return self.table.options
 
     @property
