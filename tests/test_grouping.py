@@ -1,0 +1,214 @@
+"""Grouping and consistency on hand-made detection lists: tiles laid out as rows of groups, then turned,
+put in perspective, or given doubtful reads."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from vision.detections import Detections
+from vision.grouping import group_hand
+
+W, H = 30.0, 40.0
+"""An upright face is 30 × 40 px before perspective."""
+TOUCH, GAP = 2.0, 0.8 * W
+"""Spacing of tiles inside a group, and between groups."""
+
+
+def laid(*rows: tuple[float, list[str]], turn: float = 0.0, perspective: float = 0.0,
+         reads: dict[int, tuple[float, tuple[tuple[str, float], ...]]] | None = None) -> Detections:
+    """Detections of rows of groups, as a camera sees them.
+
+    Each row is (y in tile heights, groups); y grows towards the player. A group is a string of tokens: a
+    tile code, ``#`` a back, ``*`` after a code a sideways (claimed) tile, ``^`` before a code a tile stacked
+    on the previous one. ``turn`` turns the photo (degrees clockwise), ``perspective`` shrinks tiles towards
+    the right of the row (0.002: a tile 400 px further right is about half as big). ``reads`` gives a tile
+    (by detection index) its confidence and alternatives.
+    """
+    faces: list[tuple[np.ndarray, str, bool]] = []
+    for y_rows, groups in rows:
+        x = 0.0
+        y = y_rows * 1.6 * H
+        for group in groups:
+            for token in group.split():
+                code = "back" if token == "#" else token.strip("*^")
+                sideways = token.endswith("*")
+                w, h = (H, W) if sideways else (W, H)
+                if token.startswith("^"):
+                    last = faces[-1][0]
+                    left, top = last[0, 0], last[0, 1] - 0.5 * h
+                else:
+                    left, top = x, y + (H - h)
+                    x += w + TOUCH
+                corners = np.array([[left, top], [left + w, top], [left + w, top + h], [left, top + h]])
+                faces.append((corners, code, sideways))
+            x += GAP - TOUCH
+    t = math.radians(turn)
+    rotate = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
+    boxes, angles = [], []
+    for corners, code, sideways in faces:
+        depth = 1 + perspective * corners[:, :1]
+        seen = (corners / depth) @ rotate.T
+        boxes.append([*seen.min(0), *seen.max(0)])
+        angles.append((turn + (-90 if sideways else 0)) % 360)
+    reads = reads or {}
+    return Detections(
+        xyxy=np.array(boxes) + 1000,
+        tiles=tuple(code for _, code, _ in faces),
+        confidence=np.array([reads.get(i, (0.99, ()))[0] for i in range(len(faces))]),
+        alternatives=tuple(reads.get(i, (0.99, ()))[1] for i in range(len(faces))),
+        sideways=np.array([s for _, _, s in faces]),
+        angle=np.array(angles),
+    )
+
+
+def row(*groups: str) -> list[str]:
+    return list(groups)
+
+
+DAISHAN = (0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 5z", "5z"))
+"""A concealed row of ten and the winning 5z set apart: with one meld, a Daishan hand of 13 + 1."""
+PUNG = (1, row("9p* 9p 9p"))
+
+
+def test_concealed_row_winning_tile_and_meld() -> None:
+    hand = group_hand(laid(DAISHAN, PUNG), "daishan")
+    assert hand.player == {"concealed": "123m456p789s55z", "melds": [{"type": "pung", "tiles": "999p", "from": 3}],
+                           "flowers": ""}
+    assert hand.win_tile == "5z"
+    assert hand.problems == ()
+    assert [g.kind for g in hand.groups] == ["concealed", "winning", "meld"]
+    assert hand.groups[2].tiles == (11, 12, 13)
+
+
+@pytest.mark.parametrize("turn", [0, 25, 90, 180, 225, 270])
+def test_any_rotation_up_to_upside_down(turn: float) -> None:
+    hand = group_hand(laid(DAISHAN, PUNG, turn=turn), "daishan")
+    assert (hand.concealed, hand.win_tile, hand.melds) == ("123m456p789s55z", "5z", ({"type": "pung", "tiles": "999p", "from": 3},))
+
+
+@pytest.mark.parametrize("perspective", [0.0008, 0.0016])
+def test_perspective_tiles_shrink_along_the_row(perspective: float) -> None:
+    hand = group_hand(laid(DAISHAN, PUNG, perspective=perspective, turn=10), "daishan")
+    assert (hand.concealed, hand.win_tile, len(hand.melds)) == ("123m456p789s55z", "5z", 1)
+
+
+@pytest.mark.parametrize("meld, seat, source", [
+    ("9p* 9p 9p", 0, 3), ("9p 9p* 9p", 0, 2), ("9p 9p 9p*", 0, 1), ("9p* 9p 9p", 2, 1), ("9p 9p 9p*", 3, 0)])
+def test_sideways_position_names_the_source(meld: str, seat: int, source: int) -> None:
+    hand = group_hand(laid(DAISHAN, (1, row(meld))), "daishan", seat=seat)
+    assert hand.melds[0]["from"] == source
+
+
+def test_chow_claimed_from_the_left() -> None:
+    hand = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z", "1z")), (1, row("4s* 3s 5s"))), "daishan")
+    assert hand.melds == ({"type": "chow", "tiles": "345s", "from": 3},)
+
+
+def test_added_kong_has_its_fourth_tile_stacked() -> None:
+    hand = group_hand(laid(DAISHAN, (1, row("5m* ^5m 5m 5m"))), "daishan")
+    assert hand.melds == ({"type": "kong", "tiles": "5555m", "added": True, "from": 3},)
+    assert hand.groups[2].tiles == (11, 13, 14, 12)
+
+
+@pytest.mark.parametrize("meld, tiles", [("# 7s 7s #", "7777s"), ("# # # #", "")])
+def test_concealed_kong_two_or_four_backs(meld: str, tiles: str) -> None:
+    hand = group_hand(laid(DAISHAN, (1, row(meld))), "daishan")
+    assert hand.melds == ({"type": "kong", "tiles": tiles, "concealed": True},)
+    assert ("melds.0.tiles" in [n.key for n in hand.needs]) == (tiles == "")
+
+
+def test_gaps_split_groups_and_touching_tiles_do_not() -> None:
+    two_melds = group_hand(laid(DAISHAN, (1, row("9p* 9p 9p", "2s* 2s 2s"))), "daishan")
+    assert [m["tiles"] for m in two_melds.melds] == ["999p", "222s"]
+    touching = group_hand(laid(DAISHAN, (1, row("9p* 9p 9p 2s* 2s 2s"))), "daishan")
+    assert touching.melds == () and touching.away == (11, 12, 13, 14, 15, 16)
+
+
+def test_flowers_row_and_region_flowers() -> None:
+    wenling = (0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 2z 2z 2z", "1z"))
+    hand = group_hand(laid((-1, row("2f 5z 6f")), wenling, (1, row("9p* 9p 9p"))), "wenling")
+    assert (hand.flowers, hand.win_tile, hand.problems) == ("5z26f", "1z", ())
+    fuzhou = (0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1s 2m 2m 2m", "1s"))
+    hand = group_hand(laid((-1, row("1z 7z 3f")), fuzhou, (1, row("9p* 9p 9p"))), "fuzhou")
+    assert (hand.flowers, hand.problems) == ("17z3f", ())
+
+
+def test_flower_at_the_end_of_the_row_is_laid_aside() -> None:
+    hand = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z", "1z", "3f")), PUNG), "daishan")
+    assert (hand.concealed, hand.win_tile, hand.flowers) == ("123m456p789s11z", "1z", "3f")
+
+
+def test_winning_tile_not_set_apart_is_asked_for() -> None:
+    hand = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 5z 5z")), PUNG), "daishan")
+    assert hand.win_tile is None
+    assert "win.tile" in [n.key for n in hand.needs]
+    assert "no tile is set apart as the winning tile" in hand.problems
+
+
+def test_missing_tile_is_reported_with_what_would_complete_the_hand() -> None:
+    hand = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s", "5z")), PUNG), "daishan")
+    assert hand.concealed == "123m456p789s5z"
+    assert any("a tile may be missing (5z would complete it)" in p for p in hand.problems)
+    assert hand.suggestions == ()
+
+
+def test_extra_false_tile_is_suggested_for_dropping_not_dropped() -> None:
+    shaky = {10: (0.3, (("6p", 0.02),))}
+    hand = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 5z 7p", "5z")), PUNG, reads=shaky), "daishan")
+    assert hand.concealed == "123m4567p789s55z"
+    best = hand.suggestions[0]
+    assert best.changes == ((10, None),)
+    assert best.hand["concealed"] == "123m456p789s55z" and best.probability > 0.9
+
+
+def test_doubtful_tile_suggests_its_alternative_with_probability() -> None:
+    doubtful = {4: (0.55, (("5p", 0.4), ("5s", 0.03)))}
+    hand = group_hand(laid((0, row("1m 2m 3m 4p 6p 6p 7s 8s 9s 5z", "5z")), PUNG, reads=doubtful), "daishan")
+    assert hand.concealed == "123m466p789s55z"
+    assert hand.problems == ("these tiles are no winning Daishan hand",)
+    best = hand.suggestions[0]
+    assert best.changes == ((4, "5p"),) and best.win_tile == "5z"
+    assert 0.5 < best.probability <= 1
+
+
+def test_far_tiles_are_left_away() -> None:
+    wall = (-7, row("# # # # # # # # # #"))
+    hand = group_hand(laid(wall, DAISHAN, PUNG), "daishan")
+    assert hand.away == tuple(range(10))
+    assert (hand.concealed, len(hand.melds), hand.problems) == ("123m456p789s55z", 1, ())
+
+
+@pytest.mark.parametrize("rows, region, problem", [
+    ((DAISHAN, (1, row("5z* 5z 5z"))), "daishan", "5 × 5z: a set has four"),
+    ((DAISHAN, PUNG, (-1, row("1f"))), "baicheng", "Baicheng is played without flowers: 1f"),
+    (((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 2m 2m 2m", "1s")), PUNG), "fuzhou",
+     "1z in the hand: Fuzhou lays it aside"),
+])
+def test_region_tile_set_and_four_of_a_kind(rows: tuple, region: str, problem: str) -> None:
+    assert problem in group_hand(laid(*rows), region).problems
+
+
+@pytest.mark.parametrize("region, required", [
+    ("daishan", {"win.by", "win.from"}),
+    ("wenling", {"win.by", "win.from", "indicator", "dealer"}),
+    ("fuzhou", {"win.by", "win.from", "indicator", "dealer"}),
+    ("baicheng", {"win.by", "win.from", "dealer"}),
+])
+def test_needs_what_the_photo_cannot_show(region: str, required: set[str]) -> None:
+    hand = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1s", "1s")), PUNG), region)
+    assert {n.key for n in hand.needs if n.required} == required
+
+
+def test_bad_region_or_seat_is_one_clear_error() -> None:
+    with pytest.raises(ValueError, match="unknown rules 'mcr'"):
+        group_hand(laid(DAISHAN), "mcr")
+    with pytest.raises(ValueError, match="seat must be 0, 1, 2 or 3"):
+        group_hand(laid(DAISHAN), "daishan", seat=4)
+
+
+def test_no_tiles_reads_an_empty_hand() -> None:
+    hand = group_hand(Detections(), "daishan")
+    assert (hand.concealed, hand.melds, hand.win_tile) == ("", (), None)
+    assert "no tile is set apart as the winning tile" in hand.problems

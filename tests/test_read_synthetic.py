@@ -1,0 +1,75 @@
+"""The reader on the held-out synthetic hand photos (`datasets.read_eval`): every meld, the concealed part
+and the winning tile read exactly in ≥ 99 % of them from perfect detections (the scenes' own labels), and
+in ≥ 95 % from the bundled model.
+
+The set is varied by construction and checked here: all four regions, every meld kind, face-down and
+sideways tiles, flowers, and hands turned up to upside down. Rendering takes about 0.2 s a scene; the model
+run is opt-in (``MJCAM_READ_MODEL_TEST=1``, a few minutes on two cores) until the final model is bundled.
+"""
+from __future__ import annotations
+
+import os
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from datasets.read_eval import compare, eval_region, eval_seeds, expected_hand, scene_detections
+from datasets.synth import generate_scene
+from vision.grouping import group_hand
+
+COUNT = 320
+
+
+def _hand_turn(scene) -> float:
+    """How far the hand is turned in the photo (0–180°): its upright faces' mean direction."""
+    angles = np.radians([t.up_angle for t in scene.tiles if t.group >= 0 and not t.sideways and t.tile != "back"])
+    mean = np.degrees(np.arctan2(np.sin(angles).sum(), np.cos(angles).sum()))
+    return abs((mean + 180) % 360 - 180)
+
+
+def _meld_kinds(scene) -> set[str]:
+    kinds = set()
+    for group in scene.groups:
+        if group["kind"] == "meld":
+            meld = scene.hand["melds"][group["meld"]]
+            backs = sum(scene.tiles[i].tile == "back" for i in group["tiles"])
+            kinds.add(f"concealed kong, {backs} backs" if meld.get("concealed")
+                      else "added kong" if meld.get("added") else meld["type"])
+    return kinds
+
+
+def test_ground_truth_detections_read_exactly() -> None:
+    failures, regions, kinds, turns, flowers = [], Counter(), set(), [], 0
+    for seed in eval_seeds(COUNT):
+        scene = generate_scene(seed, eval_region(seed))
+        reading = group_hand(scene_detections(scene), scene.region)
+        result = compare(reading.player, reading.win_tile, scene)
+        if not result.exact:
+            failures.append(f"{seed} {scene.region}: {'; '.join(result.wrong)}")
+        regions[scene.region] += 1
+        kinds |= _meld_kinds(scene)
+        turns.append(_hand_turn(scene))
+        flowers += bool(expected_hand(scene)["flowers"])
+    assert regions == {r: COUNT // 4 for r in ("wenling", "fuzhou", "daishan", "baicheng")}
+    assert kinds >= {"chow", "pung", "kong", "added kong", "concealed kong, 2 backs", "concealed kong, 4 backs"}
+    assert max(turns) > 170 and sum(60 < t < 120 for t in turns) >= 5 and flowers >= COUNT // 4
+    assert len(failures) <= COUNT // 100, "\n".join(failures)
+
+
+@pytest.mark.skipif(os.environ.get("MJCAM_READ_MODEL_TEST") != "1",
+                    reason="bundled-model read rate: set MJCAM_READ_MODEL_TEST=1 (minutes; needs the final model)")
+def test_bundled_model_reads_exactly() -> None:
+    from vision.detector import TileDetector
+    from vision.images import Photo
+
+    detector = TileDetector()
+    failures = []
+    for seed in eval_seeds(COUNT):
+        scene = generate_scene(seed, eval_region(seed))
+        height, width = scene.image.shape[:2]
+        reading = group_hand(detector.detect(Photo(scene.image, width, height)), scene.region)
+        result = compare(reading.player, reading.win_tile, scene)
+        if not result.exact:
+            failures.append(f"{seed} {scene.region}: {'; '.join(result.wrong)}")
+    assert len(failures) <= COUNT * 5 // 100, f"{len(failures)} of {COUNT} wrong:\n" + "\n".join(failures)

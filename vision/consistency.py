@@ -1,0 +1,203 @@
+"""Consistency: is the hand as read a legal win of the region, and if not, what is the likeliest fix?
+
+A reading is checked against the region's tile set (what stands in a hand, what is laid aside), at most
+four of a kind (one of each flower), the hand size and the winning shape (`scoring.is_winning_hand`). When
+it fails, `suggest` searches corrections: one or two doubtful tiles replaced by their alternatives, or one
+likely false tile dropped. A correction's weight is the product, over the tiles it changes, of the
+alternative's probability over the read tile's (a drop: the chance the detection is no tile over its read
+probability); the legal corrections' weights are normalised to probabilities. Nothing is applied: the
+suggestions go to the player.
+
+`needs` lists what a photo cannot show (spec §3.7, §4.5, §5.6, §6.6) under stable keys, table-record paths
+the web page can use.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import replace
+from itertools import combinations
+from typing import Any
+
+import scoring
+from scoring.tiles import PLAYING_TILES, TILE_INDEX, format_tiles, parse_tiles
+from vision.detections import Detections
+from vision.grouping import HandReading, Layout, Need, Suggestion, laid_aside, read_layout
+
+DOUBTFUL = 12
+"""Single replacements (the likeliest first) that are paired up when two tiles may be wrong."""
+
+
+def check_hand(reading: HandReading, *, indicator: str | None = None, options: dict[str, Any] | None = None,
+               seat: int = 0) -> tuple[str, ...]:
+    """Why the hand as read is no legal win of its region (empty when it is one); one line each."""
+    region = reading.region
+    info = scoring.REGIONS[region]
+    aside = laid_aside(region, indicator, options)
+    problems = list(reading.problems)
+    held = parse_tiles(reading.concealed) + [t for m in reading.melds for t in parse_tiles(m["tiles"])]
+    misplaced = sorted({t for t in held if t in aside}, key=TILE_INDEX.__getitem__)
+    if misplaced:
+        problems.append(f"{' '.join(misplaced)} in the hand: {info.name} lays {'it' if len(misplaced) == 1 else 'them'} aside")
+    flowers = parse_tiles(reading.flowers)
+    if flowers and region == "baicheng":
+        problems.append(f"{info.name} is played without flowers: {' '.join(flowers)}")
+    stray = [t for t in flowers if t not in aside]
+    if stray and region != "baicheng":
+        problems.append(f"{' '.join(stray)} among the flowers: {info.name} does not lay {'it' if len(stray) == 1 else 'them'} aside")
+    counts = Counter(held + flowers + ([indicator] if indicator else []))
+    for tile, n in sorted(counts.items(), key=lambda kv: TILE_INDEX[kv[0]]):
+        if n > (1 if tile.endswith("f") else 4):
+            problems.append(f"{n} × {tile}: a set has {'one' if tile.endswith('f') else 'four'}")
+    if reading.win_tile is None:
+        problems.append("no tile is set apart as the winning tile")
+    size = len(parse_tiles(reading.concealed)) + 3 * len(reading.melds)
+    if size != info.hand_size + 1:
+        problems.append(_size_problem(reading, size, info.hand_size + 1, indicator, options, seat))
+    if not problems and not _wins(reading, indicator, options, seat):
+        problems.append(f"these tiles are no winning {info.name} hand")
+    return tuple(problems)
+
+
+def _size_problem(reading: HandReading, size: int, want: int, indicator: str | None,
+                  options: dict[str, Any] | None, seat: int) -> str:
+    """The hand-size problem, naming the tiles that would complete a hand one tile short."""
+    text = f"the hand holds {size} tiles (a meld counts three), a winning {scoring.REGIONS[reading.region].name} hand {want}"
+    if size == want - 1 and reading.win_tile:
+        completing = [t for t in PLAYING_TILES if _wins(replace(reading, concealed=format_tiles(
+            parse_tiles(reading.concealed) + [t])), indicator, options, seat)]
+        if completing:
+            text += f": a tile may be missing ({' or '.join(completing)} would complete it)"
+    return text
+
+
+def _wins(reading: HandReading, indicator: str | None, options: dict[str, Any] | None, seat: int) -> bool:
+    """Whether the reading is a winning hand; a kong shown all face down may be any kind that fits."""
+    if reading.win_tile is None:
+        return False
+    concealed = parse_tiles(reading.concealed)
+    if reading.win_tile not in concealed:
+        return False
+    concealed.remove(reading.win_tile)
+    concealed.append(reading.win_tile)
+    melds = [dict(m) for m in reading.melds]
+    blank = [i for i, m in enumerate(melds) if not m["tiles"]]
+    if len(blank) > 2:
+        return True
+    used = Counter(concealed + [t for m in melds for t in parse_tiles(m["tiles"])])
+    choices = [t for t in PLAYING_TILES if used[t] == 0]
+    for fill in combinations(choices, len(blank)):
+        for i, tile in zip(blank, fill):
+            melds[i]["tiles"] = format_tiles([tile] * 4)
+        try:
+            if scoring.is_winning_hand(reading.region, concealed, melds, indicator, options,
+                                       reading.flowers, seat=seat):
+                return True
+        except scoring.RecordError:
+            return False
+    return False
+
+
+def suggest(detections: Detections, layout: Layout, reading: HandReading, *, seat: int = 0,
+            indicator: str | None = None, options: dict[str, Any] | None = None,
+            limit: int = 3) -> tuple[Suggestion, ...]:
+    """The likeliest corrections that make an illegal reading legal, with their probabilities."""
+    held = [i for g in reading.groups for i in g.tiles]
+    tiles = detections.tiles
+    singles: list[tuple[float, int, str]] = []
+    for i in held:
+        read_p = max(float(detections.confidence[i]), 1e-6)
+        for code, p in detections.alternatives[i]:
+            if code != tiles[i] and p > 0:
+                singles.append((p / read_p, i, code))
+    singles.sort(reverse=True)
+    trials: list[tuple[float, tuple[tuple[int, str | None], ...]]] = [(w, ((i, c),)) for w, i, c in singles]
+    for (w1, i1, c1), (w2, i2, c2) in combinations(singles[:DOUBTFUL], 2):
+        if i1 != i2:
+            trials.append((w1 * w2, ((i1, c1), (i2, c2))))
+    for i in held:
+        read_p = max(float(detections.confidence[i]), 1e-6)
+        real = min(1.0, read_p + sum(p for _, p in detections.alternatives[i]))
+        if real < 1:
+            trials.append(((1 - real) / read_p, ((i, None),)))
+    found: list[tuple[float, tuple[tuple[int, str | None], ...], HandReading]] = []
+    for weight, changes in trials:
+        fixed = _apply(detections, layout, changes)
+        trial = read_layout(fixed[0], fixed[1], detections.sideways, reading.region, seat=seat,
+                            indicator=indicator, options=options)
+        if not check_hand(trial, indicator=indicator, options=options, seat=seat):
+            found.append((weight, changes, trial))
+    total = sum(w for w, _, _ in found)
+    found.sort(key=lambda item: -item[0])
+    return tuple(
+        Suggestion(changes, weight / total, _describe(changes, tiles), trial.player, trial.win_tile)
+        for weight, changes, trial in found[:limit]
+    )
+
+
+def _apply(detections: Detections, layout: Layout,
+           changes: tuple[tuple[int, str | None], ...]) -> tuple[Layout, tuple[str, ...]]:
+    """The layout and tiles with the changes made (a dropped detection leaves its group)."""
+    tiles = list(detections.tiles)
+    dropped = set()
+    for i, code in changes:
+        if code is None:
+            dropped.add(i)
+        else:
+            tiles[i] = code
+    if not dropped:
+        return layout, tuple(tiles)
+    rows = tuple(
+        tuple(g2 for g2 in (tuple(i for i in g if i not in dropped) for g in row) if g2) for row in layout.rows)
+    stacked = {t: b for t, b in layout.stacked.items() if t not in dropped and b not in dropped}
+    return replace(layout, rows=tuple(r for r in rows if r), stacked=stacked), tuple(tiles)
+
+
+def _describe(changes: tuple[tuple[int, str | None], ...], tiles: tuple[str, ...]) -> str:
+    return ", ".join(f"tile {i} ({tiles[i]}) is {code}" if code else f"tile {i} ({tiles[i]}) is no tile"
+                     for i, code in changes)
+
+
+def needs(reading: HandReading, *, indicator: str | None = None) -> tuple[Need, ...]:
+    """What the photo cannot show for scoring this hand, required facts first."""
+    region = reading.region
+    info = scoring.REGIONS[region]
+    out = [
+        Need("win.by", "How was the hand won: self-drawn, on a discard, or by robbing a kong?",
+             choices=("self_draw", "discard", "rob_kong")),
+        Need("win.from", "Whose discard (or robbed kong) was it? Not needed for a self-drawn win."),
+    ]
+    if reading.win_tile is None:
+        out.append(Need("win.tile", "Which tile won the hand? None is set apart at the end of the row."))
+    for k, meld in enumerate(reading.melds):
+        if meld.get("concealed") and not meld["tiles"]:
+            out.append(Need(f"melds.{k}.tiles", f"Meld {k + 1} is a kong shown face down: which tile is it?"))
+        elif meld["type"] == "kong" and "from" not in meld and not meld.get("concealed"):
+            out.append(Need(f"melds.{k}.concealed",
+                            f"Meld {k + 1} ({meld['tiles']}) has no tile turned sideways: is it a concealed kong?",
+                            required=False, choices=(True, False)))
+        elif meld["type"] in ("chow", "pung", "kong") and "from" not in meld and not meld.get("concealed"):
+            out.append(Need(f"melds.{k}.from", f"Meld {k + 1} ({meld['tiles']}) has no tile turned sideways: "
+                                               "whose discard was claimed?", required=False))
+        if info.bao_pungs and meld["type"] == "pung":
+            out.append(Need(f"melds.{k}.bao", f"Is meld {k + 1} ({meld['tiles']}) a pung of the {info.indicator} "
+                                              "(叉宝)?", required=False, choices=(True, False)))
+    if info.indicator and indicator is None:
+        out.append(Need("indicator", f"Which tile is the indicator ({info.indicator})?",
+                        required=region in ("wenling", "fuzhou")))
+    if region != "daishan":
+        out.append(Need("dealer", "Which seat is the dealer (庄)?"))
+    if region == "fuzhou":
+        out.append(Need("dealer_streak", "How many hands in a row has the dealer kept the deal (连庄)?",
+                        required=False))
+    if info.flags:
+        out.append(Need("win.flags", "Anything special about the win?", required=False, choices=info.flags))
+    if info.context:
+        out.append(Need("context.bao", "Does the discarder pay for all (包三家)?", required=False))
+    if info.scores_non_winners or info.bao_pungs:
+        out.append(Need("players", "The other players' hands (and melds) for a full settlement.", required=False))
+    if info.options:
+        out.append(Need("options", "Table stakes and rule variants, if not the defaults.", required=False,
+                        choices=tuple(o.name for o in info.options)))
+    out.sort(key=lambda need: not need.required)
+    return tuple(out)
+

@@ -1,0 +1,730 @@
+"""Group: rebuild a revealed hand from tile detections.
+
+The reader understands the layout conventions of the README section "Laying out a hand for the camera":
+the concealed tiles side by side in a row (standing or lying), the winning tile set a little apart at the
+row's right end, melds apart from each other (a claimed meld has one tile turned sideways whose position
+names the seat it came from; an added kong has its fourth tile stacked on top; a concealed kong shows two
+or four backs), flowers (and what the region lays aside like flowers) in a group of their own.
+
+Pure functions, in order:
+
+- `find_layout(detections, up)`: geometry only. Rows are chained from neighbour to neighbour, shortest
+  links first, along the direction in which the tiles line up best (under perspective rows need not lie
+  square to the faces, may bend, and tile sizes change along them); a row splits into groups where a
+  spacing, measured in tile sizes, is clearly wider than the spacings beside it; a lone tile off its row
+  next to a tile with the same face is stacked on it.
+- `read_layout(layout, tiles, sideways, region)`: what each group is (concealed part, winning tile, melds,
+  flowers), which groups make the hand (the rest, such as other players' tiles or the wall, is left
+  ``away``), and the player's part of a table record.
+- `read_detections` tries each likely up direction of the hand (a webcam above the table may see it
+  upside down; other players' tiles may face elsewhere) and keeps the best reading; `group_hand` adds the
+  consistency checks, suggestions and needs of `vision.consistency`.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable
+
+import numpy as np
+
+from scoring import REGIONS
+from scoring.tiles import TILE_INDEX, format_tiles
+from vision.detections import BACK, Detections
+
+SURE_GAP = 1.3
+"""A spacing this many times the tighter of its neighbours is a gap between groups."""
+GROUP_GAP = 1.26
+"""A row splits between two tiles whose spacing exceeds this many times the tightest spacing beside it."""
+MAX_LINK = 3.6
+"""The farthest two tiles of one row may be apart, centre to centre, in tile sizes (gaps between groups)."""
+LINK_TURN = 28.0
+"""Largest turn, in degrees, between consecutive links of a row."""
+HAND_REACH = 4.0
+"""Groups farther than this (in tile sizes, nearest tiles) from the rest of the hand are not part of it."""
+SIDEWAYS_LENGTH = 4 / 3
+"""A sideways tile's length along the row, in upright tile widths (a face is 3 × 4)."""
+
+SEAT_OF_POSITION = {"left": 3, "middle": 2, "right": 1}
+"""Seat offset of the player a claimed tile came from, by its position: 上家, 对家, 下家."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the tiles lie, without their meaning.
+
+    ``up`` is the image direction of the hand's up (degrees clockwise from image up); ``rows`` lists rows
+    (player's left to right), each a tuple of groups, each a tuple of detection indices left to right;
+    ``stacked`` maps a tile lying on top of another to that tile; ``points`` are the tile centres in the hand's frame (x to the player's right, y towards the player) and
+    ``scale`` a size per tile, both in pixels.
+    """
+
+    up: float
+    rows: tuple[tuple[tuple[int, ...], ...], ...]
+    stacked: dict[int, int] = field(default_factory=dict)
+    points: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+    scale: np.ndarray = field(default_factory=lambda: np.zeros(0))
+
+
+@dataclass(frozen=True)
+class Group:
+    """One group of the hand: ``kind`` is ``concealed``, ``winning``, ``meld`` or ``flowers``;
+    ``tiles`` the detection indices (left to right, a stacked tile last); ``meld`` the index into the
+    record's melds for a meld."""
+
+    kind: str
+    tiles: tuple[int, ...]
+    meld: int | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "tiles": list(self.tiles), "meld": self.meld}
+
+
+@dataclass(frozen=True)
+class Need:
+    """A fact the photo cannot show: ``key`` is a stable name (a table-record path such as ``win.by``,
+    ``indicator``, ``melds.1.tiles``), ``question`` says what to fill in, ``required`` whether scoring
+    cannot go on without it, ``choices`` the allowed values where they are few."""
+
+    key: str
+    question: str
+    required: bool = True
+    choices: tuple[Any, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"key": self.key, "question": self.question, "required": self.required}
+        if self.choices:
+            out["choices"] = list(self.choices)
+        return out
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """A correction that makes the hand legal: ``changes`` maps detection index to its new tile (None: the
+    detection is dropped as a false tile); ``probability`` is its share among the legal corrections
+    considered; ``hand`` the corrected player's part and ``win_tile``."""
+
+    changes: tuple[tuple[int, str | None], ...]
+    probability: float
+    text: str
+    hand: dict[str, Any]
+    win_tile: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "changes": [{"index": i, "tile": t} for i, t in self.changes],
+            "probability": round(self.probability, 4),
+            "text": self.text,
+            "hand": self.hand,
+            "win_tile": self.win_tile,
+        }
+
+
+@dataclass(frozen=True)
+class HandReading:
+    """The player's hand as read from one photo.
+
+    ``concealed``, ``melds`` and ``flowers`` are the player's part of a table record (table-format.md); a
+    concealed kong shown all face down has ``tiles`` ``""`` until the player names it (see ``needs``).
+    ``win_tile`` is the tile set apart (None when none is). ``groups`` give the detection indices of each
+    group, ``away`` the detections left out of the hand. ``problems`` says why the hand is not legal as
+    read, ``suggestions`` the most probable corrections (never applied), ``needs`` what the photo cannot show.
+    """
+
+    region: str
+    concealed: str
+    melds: tuple[dict[str, Any], ...]
+    flowers: str
+    win_tile: str | None
+    groups: tuple[Group, ...]
+    away: tuple[int, ...] = ()
+    problems: tuple[str, ...] = ()
+    suggestions: tuple[Suggestion, ...] = ()
+    needs: tuple[Need, ...] = ()
+
+    @property
+    def player(self) -> dict[str, Any]:
+        """The player's part of a table record."""
+        return {"concealed": self.concealed, "melds": [dict(m) for m in self.melds], "flowers": self.flowers}
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            **self.player,
+            "win_tile": self.win_tile,
+            "groups": [g.to_json() for g in self.groups],
+            "away": list(self.away),
+            "problems": list(self.problems),
+            "suggestions": [s.to_json() for s in self.suggestions],
+            "needs": [n.to_json() for n in self.needs],
+        }
+
+
+# ----------------------------------------------------------------------------------------------
+# Geometry
+
+
+def up_candidates(detections: Detections) -> list[float]:
+    """Directions the hand's up may take (degrees clockwise from image up), likeliest first: the mean
+    face direction of each cluster of face angles (other players' tiles may lie turned against the hand)."""
+    faces = np.array([t != BACK for t in detections.tiles], bool)
+    angles = detections.angle[faces].astype(float)
+    out: list[float] = []
+    while angles.size:
+        near = np.abs((angles[:, None] - angles[None, :] + 180) % 360 - 180) <= 30
+        center = angles[int(np.argmax(near.sum(1)))]
+        members = np.abs((angles - center + 180) % 360 - 180) <= 45
+        rad = np.radians(angles[members])
+        out.append(math.degrees(math.atan2(np.sin(rad).sum(), np.cos(rad).sum())) % 360)
+        angles = angles[~members]
+        if len(out) == 3:
+            break
+    return out or [0.0]
+
+
+def _hand_frame(centers: np.ndarray, scale: np.ndarray, up: float) -> np.ndarray:
+    """Centres in the hand's frame: x along the rows to the player's right, y across them towards the player.
+
+    Under perspective the rows need not lie square to the faces' up direction, so x takes the direction,
+    within 45° of square to up, along which most tiles have a neighbour one tile further on and closest in
+    line.
+    """
+    t = math.radians(up)
+    steps = centers[None, :, :] - centers[:, None, :]
+    sizes = (scale[None, :] + scale[:, None]) / 2
+    best, best_count = t, -1
+    for turn in sorted(np.radians(np.arange(-45, 46, 3)), key=abs):
+        right = np.array([math.cos(t + turn), math.sin(t + turn)])
+        along = steps @ right / sizes
+        across = steps @ np.array([-right[1], right[0]]) / sizes
+        count = float(np.exp(-((across / 0.1) ** 2))[(along > 0.6) & (along < 1.6)].sum())
+        if count > best_count:
+            best, best_count = t + turn, count
+    right = np.array([math.cos(best), math.sin(best)])
+    down = np.array([-right[1], right[0]])
+    return np.stack([centers @ right, centers @ down], 1)
+
+
+def _scales(detections: Detections) -> np.ndarray:
+    """A tile size per detection: the square root of its face area, taken from the box with the tile's own
+    turn in the image undone (a 3 × 4 face turned by φ fills a box of area ab·(1 + 1.04·|sin 2φ|)); the
+    same for a tile turned by 90°."""
+    w, h = detections.sizes.T
+    return np.sqrt(np.maximum(w * h, 1e-6))
+
+
+def _stacked(rows: list[list[tuple[int, ...]]], points: np.ndarray, scale: np.ndarray,
+             detections: Detections) -> dict[int, int]:
+    """Tiles lying on top of another (an added kong's fourth tile): top index → base index.
+
+    The top tile lies off its meld's line, so the rows leave it in a group of its own. It lies on the
+    nearest tile of another group showing the same face less than 0.6 tile sizes from it along the row and
+    0.15–1.3 across, unless it continues the line of the group before it in its row (a winning tile).
+    """
+    stacked: dict[int, int] = {}
+    for row in rows:
+        for k, group in enumerate(row):
+            top = group[0]
+            if len(group) > 1 or detections.tiles[top] == BACK:
+                continue
+            before = row[k - 1] if k > 0 and len(row[k - 1]) >= 2 else None
+            best, best_d = None, math.inf
+            for other in rows:
+                for g in other:
+                    for base in g:
+                        if len(g) < 2 or detections.tiles[base] != detections.tiles[top] or base in stacked.values():
+                            continue
+                        dx, dy = np.abs(points[base] - points[top]) / ((scale[top] + scale[base]) / 2)
+                        if dx < 0.6 and 0.15 < dy < 1.3 and math.hypot(dx, dy) < best_d:
+                            if before is None or base in before or not _on_line(before, top, points, scale):
+                                best, best_d = base, math.hypot(dx, dy)
+            if best is not None:
+                stacked[top] = best
+    return stacked
+
+
+def _overlapping_tops(points: np.ndarray, scale: np.ndarray, detections: Detections) -> set[int]:
+    """Tiles that surely lie on top of another, kept out of the rows: of two tiles with the same face whose
+    centres are less than 0.45 tile sizes apart along the row and 0.2–1.15 across it, the one with no
+    neighbour in line when the other has one."""
+    tops: set[int] = set()
+    n = len(points)
+    for i in range(n):
+        for j in range(i + 1, n):
+            if detections.tiles[i] != detections.tiles[j] or detections.tiles[i] == BACK:
+                continue
+            dx, dy = np.abs(points[j] - points[i]) / ((scale[i] + scale[j]) / 2)
+            if dx < 0.45 and 0.2 < dy < 1.15:
+                others = [k for k in range(n) if k not in (i, j)]
+                off_i, off_j = _off_line(points, scale, i, others), _off_line(points, scale, j, others)
+                if min(off_i, off_j) < 0.15 < 0.25 < max(off_i, off_j):
+                    tops.add(i if off_i > off_j else j)
+    return tops
+
+
+def _off_line(points: np.ndarray, scale: np.ndarray, k: int, others: list[int]) -> float:
+    """How far tile k lies across the row from its nearest neighbour along it, in tile sizes."""
+    best = math.inf
+    for o in others:
+        dx, dy = np.abs(points[o] - points[k]) / ((scale[k] + scale[o]) / 2)
+        if 0.5 < dx < 1.8:
+            best = min(best, dy)
+    return best
+
+
+def _on_line(group: tuple[int, ...], tile: int, points: np.ndarray, scale: np.ndarray) -> bool:
+    """Whether a tile lies on the line through the last two tiles of a group (within a quarter tile)."""
+    a, b = group[-2], group[-1]
+    u = (points[b] - points[a]) / (np.linalg.norm(points[b] - points[a]) + 1e-9)
+    offset = points[tile] - points[b]
+    return abs(u[0] * offset[1] - u[1] * offset[0]) < 0.25 * scale[tile]
+
+
+def _link_cost(points: np.ndarray, scale: np.ndarray, i: int, j: int) -> float | None:
+    """The cost of j following i in a row (None when j cannot: behind i, too far or too far across)."""
+    m = (scale[i] + scale[j]) / 2
+    dx, dy = (points[j] - points[i]) / m
+    if dx <= 0.3 or dx > MAX_LINK or abs(dy) > 0.25 + 0.5 * dx:
+        return None
+    return math.hypot(dx, 2.5 * dy)
+
+
+def _turn(a: np.ndarray, b: np.ndarray) -> float:
+    """Angle in degrees between two vectors."""
+    cos = float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9))
+    return math.degrees(math.acos(max(-1.0, min(1.0, cos))))
+
+
+def _chains(points: np.ndarray, scale: np.ndarray, members: list[int]) -> list[list[int]]:
+    """Rows as chains of tiles: links are taken shortest first, each tile gets at most one neighbour on
+    each side, and a row may not turn sharply from one link to the next."""
+    links = []
+    for i in members:
+        for j in members:
+            if i != j:
+                cost = _link_cost(points, scale, i, j)
+                if cost is not None:
+                    links.append((cost, i, j))
+    links.sort()
+    left: dict[int, int] = {}
+    right: dict[int, int] = {}
+    for _, i, j in links:
+        if i in right or j in left:
+            continue
+        step = points[j] - points[i]
+        if i in left and _turn(points[i] - points[left[i]], step) > LINK_TURN:
+            continue
+        if j in right and _turn(points[right[j]] - points[j], step) > LINK_TURN:
+            continue
+        right[i], left[j] = j, i
+    chains = []
+    for start in members:
+        if start in left:
+            continue
+        chain = [start]
+        while chain[-1] in right:
+            chain.append(right[chain[-1]])
+        chains.append(chain)
+    return chains
+
+
+def _gaps(ratios: list[float], usual: float) -> list[bool]:
+    """Which spacings of a row are gaps between groups.
+
+    A spacing is surely a gap when it is SURE_GAP times the tighter of its two neighbours. Those split the
+    row into stretches of tiles laid alike (tiles standing or lying look differently spaced for their
+    size, so spacings are only compared within a stretch); inside a stretch a spacing is a gap when it is
+    GROUP_GAP times the tightest of the two spacings on each side, or, alone in its stretch, times the
+    row's (or the scene's) usual spacing.
+    """
+    n = len(ratios)
+    sure = [n > 1 and ratios[k] > SURE_GAP * min(ratios[max(0, k - 1):k] + ratios[k + 1:k + 2]) for k in range(n)]
+    gaps = list(sure)
+    for k in range(n):
+        if sure[k]:
+            continue
+        beside = []
+        for step in (-1, -2, 1, 2):
+            j = k + step
+            if not 0 <= j < n or any(sure[min(j, k):max(j, k) + 1]):
+                continue
+            beside.append(ratios[j])
+        others = [r for j, r in enumerate(ratios) if j != k and not sure[j]]
+        reference = min(beside) if beside else float(np.median(others)) if others else usual
+        gaps[k] = ratios[k] > GROUP_GAP * reference
+    return gaps
+
+
+def _spacings(chain: list[int], points: np.ndarray, scale: np.ndarray, sideways: np.ndarray) -> list[float]:
+    """Centre spacing of consecutive tiles over their size, as if neither lay sideways."""
+    out = []
+    for a, b in zip(chain, chain[1:]):
+        m = (scale[a] + scale[b]) / 2
+        length = (1 + (SIDEWAYS_LENGTH - 1) * (sideways[a] + sideways[b]) / 2)
+        out.append(float(np.linalg.norm(points[b] - points[a]) / (m * length)))
+    return out
+
+
+def find_layout(detections: Detections, up: float | None = None) -> Layout:
+    """Rows and groups of the detected tiles (geometry only; see the module doc); ``up`` is the hand's up
+    direction when known (by default the dominant direction of all faces)."""
+    n = len(detections)
+    if n == 0:
+        return Layout(0.0, ())
+    up = up_candidates(detections)[0] if up is None else up
+    scale = _scales(detections)
+    points = _hand_frame(detections.centers, scale, up)
+    on_top = _overlapping_tops(points, scale, detections)
+    chains = _chains(points, scale, [i for i in range(n) if i not in on_top])
+    chains += [[top] for top in on_top]
+    spacings = [_spacings(chain, points, scale, detections.sideways) for chain in chains]
+    every = [r for ratios in spacings for r in ratios]
+    usual = float(np.median(every)) if every else 1.0
+    rows = []
+    for chain, ratios in zip(chains, spacings):
+        groups, current = [], [chain[0]]
+        for tile, gap in zip(chain[1:], _gaps(ratios, usual)):
+            if gap:
+                groups.append(tuple(current))
+                current = []
+            current.append(tile)
+        rows.append(groups + [tuple(current)])
+    stacked = _stacked(rows, points, scale, detections)
+    laid: list[tuple[tuple[int, ...], ...]] = []
+    for row in rows:
+        kept = tuple(g + tuple(t for t, b in stacked.items() if b in g) for g in row if g[0] not in stacked)
+        if kept:
+            laid.append(kept)
+    laid.sort(key=lambda row: float(np.mean([points[i, 1] for g in row for i in g])))
+    return Layout(up, tuple(laid), stacked, points, scale)
+
+
+# ----------------------------------------------------------------------------------------------
+# Meaning
+
+
+def laid_aside(region: str, indicator: str | None = None, options: dict[str, Any] | None = None) -> frozenset[str]:
+    """Tiles the region lays aside with the flowers: the flowers; Wenling's special tiles (White, or Green and
+    Red when White is the indicator or always a wild, and all three when a flower is the indicator, whose
+    group's other flowers are wilds standing in the hand); Fuzhou's winds and dragons."""
+    flowers = frozenset(f"{n}f" for n in range(1, 9))
+    if region == "fuzhou":
+        return flowers | {f"{n}z" for n in range(1, 8)}
+    if region == "wenling":
+        if indicator and indicator.endswith("f"):
+            groups = (options or {}).get("flower_groups", ["1234f", "5678f"])
+            wild = next((g for g in groups if indicator[0] in g[:-1]), "")
+            return frozenset(f for f in flowers if f[0] not in wild[:-1]) | {"5z", "6z", "7z"}
+        if indicator == "5z" or (options or {}).get("white_always_de"):
+            return flowers | {"6z", "7z"}
+        return flowers | {"5z"}
+    return flowers
+
+
+def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, region: str, *, seat: int = 0,
+                indicator: str | None = None, options: dict[str, Any] | None = None) -> HandReading:
+    """The hand a layout shows, given each detection's tile: which group is what, and the player's part of
+    the table record. ``tiles`` and ``sideways`` are indexed like the layout's detections.
+
+    The concealed group is the one followed in its row by a lone tile set apart (the winning tile), the
+    one giving the region's hand size if several could be. From there the hand grows by groups within HAND_REACH tile sizes of it that read as melds or flowers; a group
+    that reads as neither belongs to the hand only when it sits in a row beside a group of the hand (it is
+    then reported as a problem). Everything else is left ``away`` (other players' tiles, the wall).
+    """
+    aside = laid_aside(region, indicator, options)
+    rows, stacked = _mend_fragments([_peel_aside(row, tiles, aside) for row in layout.rows], tiles, sideways, layout)
+    groups = [g for row in rows for g in row]
+    base_of = {g: tuple(i for i in g if i not in stacked) for g in groups}
+    marked = {g for g in groups if any(sideways[i] or tiles[i] == BACK for i in g) or len(base_of[g]) < len(g)}
+    flowers = {g for g in groups if g not in marked and all(tiles[i] in aside for i in g)}
+    plain = [g for g in groups if g not in marked and g not in flowers]
+    def joins_by(g: tuple[int, ...]) -> str:
+        home = next((row for row in rows if concealed in row), ())
+        if g in flowers or _meld_like(g, base_of[g], tiles, layout, home):
+            return "reach"
+        return "never" if all(tiles[i] == BACK for i in g) else "row"
+
+    concealed: tuple[int, ...] | None = None
+    winning: tuple[int, ...] | None = None
+    hand: list[tuple[int, ...]] = []
+    best: tuple[bool, bool, int] | None = None
+    for g, h in _concealed_candidates(rows, plain):
+        concealed = g
+        grown = _grow_hand(layout, rows, [g] + ([h] if h else []), joins_by)
+        size = len(g) + sum(3 for m in grown[2 if h else 1:] if m not in flowers and len(base_of[m]) in (3, 4))
+        score = (size == REGIONS[region].hand_size, len(g) % 3 == 1, sum(map(len, grown)))
+        if best is None or score > best:
+            best, hand, winning = score, grown, h
+    concealed = hand[0] if hand else None
+    core = hand[:2] if winning else hand[:1]
+    problems: list[str] = []
+    melds: list[dict[str, Any]] = []
+    out: list[Group] = []
+    for g in (g for g in groups if g in hand):
+        if g == concealed:
+            out.append(Group("concealed", g))
+        elif g == winning:
+            out.append(Group("winning", g))
+        elif g in flowers:
+            out.append(Group("flowers", g))
+        elif len(base_of[g]) in (3, 4):
+            meld, problem = _read_meld(base_of[g], tuple(i for i in g if i in stacked), tiles, sideways, seat,
+                                       len(melds))
+            out.append(Group("meld", g, len(melds)))
+            melds.append(meld)
+            if problem:
+                problems.append(problem)
+        else:
+            problems.append(f"tiles {_names(g, tiles)} fit no group of the hand")
+    kept = {i for g in out for i in g.tiles}
+    order = {"concealed": 0, "winning": 1, "meld": 2, "flowers": 3}
+    out.sort(key=lambda group: (order[group.kind], group.meld or 0))
+    win_tile = tiles[winning[0]] if winning else None
+    return HandReading(
+        region=region,
+        concealed=_format([tiles[i] for g in core for i in g]),
+        melds=tuple(melds),
+        flowers=_format([tiles[i] for g in out if g.kind == "flowers" for i in g.tiles]),
+        win_tile=win_tile if win_tile in TILE_INDEX else None,
+        groups=tuple(out),
+        away=tuple(i for i in range(len(tiles)) if i not in kept),
+        problems=tuple(problems),
+    )
+
+
+def _peel_aside(row: tuple[tuple[int, ...], ...], tiles: tuple[str, ...],
+                aside: frozenset[str]) -> tuple[tuple[int, ...], ...]:
+    """Split tiles the region lays aside (flowers) off the ends of a group they share with other tiles."""
+    out: list[tuple[int, ...]] = []
+    for g in row:
+        lead = next((k for k, i in enumerate(g) if tiles[i] not in aside), len(g))
+        tail = next((k for k, i in enumerate(reversed(g)) if tiles[i] not in aside), len(g))
+        if 0 < lead + tail and lead < len(g):
+            parts = (g[:lead], g[lead:len(g) - tail], g[len(g) - tail:])
+            out.extend(p for p in parts if p)
+        else:
+            out.append(g)
+    return tuple(out)
+
+
+def _mend_fragments(rows: list[tuple[tuple[int, ...], ...]], tiles: tuple[str, ...], sideways: np.ndarray,
+                    layout: Layout) -> tuple[list[tuple[tuple[int, ...], ...]], dict[int, int]]:
+    """Join fragments of a meld that the rows broke apart: two groups of one or two tiles (not counting a
+    stacked one) whose nearest tiles are within 1.3 tile sizes and which together make a pung, chow or
+    kong become one group, in the first one's row. A lone tile continuing the line of a plain group before it
+    in its row (a winning tile) joins only that group. Of four tiles with one face, one lying off the line
+    of the other three is stacked on its nearest neighbour along the line (an added kong)."""
+    points, scale = layout.points, layout.scale
+    stacked = dict(layout.stacked)
+    rows = [list(row) for row in rows]
+
+    def base(g: tuple[int, ...]) -> tuple[int, ...]:
+        return tuple(i for i in g if i not in stacked)
+
+    def before(g: tuple[int, ...]) -> tuple[int, ...] | None:
+        row = next(r for r in rows if g in r)
+        k = row.index(g)
+        if len(g) == 1 and k > 0 and _plain(row[k - 1], tiles, sideways) and len(row[k - 1]) >= 2 \
+                and _on_line(row[k - 1], g[0], points, scale):
+            return row[k - 1]
+        return None
+
+    fragments = [g for row in rows for g in row if len(base(g)) <= 2]
+    used: set[tuple[int, ...]] = set()
+    for a, b in ((a, b) for k, a in enumerate(fragments) for b in fragments[k + 1:]):
+        if a in used or b in used or not _is_meld_shape([tiles[i] for i in a + b]):
+            continue
+        if before(a) not in (None, b) or before(b) not in (None, a):
+            continue
+        d = np.linalg.norm(points[list(a)][:, None] - points[list(b)][None], axis=2)
+        size = (scale[list(a)][:, None] + scale[list(b)][None]) / 2
+        if (d / size).min() > 1.3:
+            continue
+        merged = tuple(sorted(base(a) + base(b), key=lambda i: points[i, 0]))
+        tops = tuple(i for i in a + b if i in stacked)
+        top = _stacked_in(merged, tiles, points, scale) if not tops else None
+        if top is not None:
+            stacked[top] = min((i for i in merged if i != top), key=lambda i: abs(points[i, 0] - points[top, 0]))
+            merged, tops = tuple(i for i in merged if i != top), (top,)
+        for row in rows:
+            if a in row:
+                row[row.index(a)] = merged + tops
+            if b in row:
+                row.remove(b)
+        used |= {a, b}
+    return [tuple(row) for row in rows if row], stacked
+
+
+def _plain(group: tuple[int, ...], tiles: tuple[str, ...], sideways: np.ndarray) -> bool:
+    """A group with no sideways tile and no back (it may be the concealed part)."""
+    return not any(sideways[i] or tiles[i] == BACK for i in group)
+
+
+def _is_meld_shape(codes: list[str]) -> bool:
+    faces = [c for c in codes if c != BACK]
+    if len(codes) == 4:
+        return len(set(faces)) == 1
+    return len(codes) == 3 and len(faces) == 3 and (len(set(faces)) == 1 or _is_run(faces))
+
+
+def _stacked_in(group: tuple[int, ...], tiles: tuple[str, ...], points: np.ndarray, scale: np.ndarray) -> int | None:
+    """The tile lying on top in a group of four with one face: the one off the line of the other three."""
+    if len(group) != 4 or BACK in (tiles[i] for i in group):
+        return None
+    best, best_fit = None, math.inf
+    for top in group:
+        rest = [i for i in group if i != top]
+        slope, cut = np.polyfit(points[rest, 0], points[rest, 1], 1)
+        fit = float(np.abs(points[rest, 1] - (slope * points[rest, 0] + cut)).max() / scale[rest].mean())
+        off = abs(points[top, 1] - (slope * points[top, 0] + cut)) / scale[top]
+        if off > 0.2 and fit < best_fit:
+            best, best_fit = top, fit
+    return best
+
+
+def _concealed_candidates(rows: list[tuple[tuple[int, ...], ...]], plain: list[tuple[int, ...]]
+                          ) -> list[tuple[tuple[int, ...], tuple[int, ...] | None]]:
+    """Possible (concealed group, winning tile) pairs: each plain group followed in its row by one plain
+    tile set apart; failing any, the largest plain group without a winning tile."""
+    pairs: list[tuple[tuple[int, ...], tuple[int, ...] | None]] = [
+        (g, h) for row in rows for g, h in zip(row, row[1:]) if g in plain and h in plain and len(h) == 1]
+    if not pairs and plain:
+        pairs = [(max(plain, key=len), None)]
+    return pairs
+
+
+def _meld_like(group: tuple[int, ...], base: tuple[int, ...], tiles: tuple[str, ...], layout: Layout,
+               home: tuple[tuple[int, ...], ...]) -> bool:
+    """Whether a group reads as a meld: three or four tiles that are a set, a marked meld (sideways or
+    stacked tile), or a concealed kong in the concealed group's row ``home`` or in front of it (four backs
+    behind it are the wall)."""
+    codes = [tiles[i] for i in group]
+    if len(base) not in (3, 4):
+        return False
+    if all(c == BACK for c in codes) and home and group not in home:
+        row = layout.points[[i for g in home for i in g]]
+        slope = np.polyfit(row[:, 0], row[:, 1], 1)[0] if len(row) > 1 else 0.0
+        line_y = row[:, 1].mean() + slope * (layout.points[list(group), 0].mean() - row[:, 0].mean())
+        return line_y - layout.points[list(group), 1].mean() < 0.6 * float(np.mean(layout.scale[list(group)]))
+    if BACK in codes or len(base) < len(group):
+        return True
+    return len(set(codes)) == 1 or (len(codes) == 3 and _is_run(codes)) or sorted(codes) == ["1z", "2z", "3z", "4z"]
+
+
+def _grow_hand(layout: Layout, rows: list[tuple[tuple[int, ...], ...]], core: list[tuple[int, ...]],
+               joins_by: Callable[[tuple[int, ...]], str]) -> list[tuple[int, ...]]:
+    """The core and the groups joined to it: those that join by "reach" when within HAND_REACH tile sizes
+    (nearest tiles) of the hand, those that join by "row" when next to a hand group in their row."""
+    groups = [g for row in rows for g in row]
+    hand = list(core)
+    grew = bool(core)
+    while grew:
+        grew = False
+        for g in groups:
+            if g in hand:
+                continue
+            how = joins_by(g)
+            if how == "reach":
+                members = np.array([i for h in hand for i in h])
+                idx = np.array(g)
+                d = np.linalg.norm(layout.points[idx][:, None] - layout.points[members][None], axis=2)
+                size = (layout.scale[idx][:, None] + layout.scale[members][None]) / 2
+                joins = bool((d / size).min() <= HAND_REACH)
+            elif how == "row":
+                row = next(r for r in rows if g in r)
+                k = row.index(g)
+                joins = any(0 <= j < len(row) and row[j] in hand for j in (k - 1, k + 1))
+            else:
+                joins = False
+            if joins:
+                hand.append(g)
+                grew = True
+    return hand
+
+
+def _read_meld(base: tuple[int, ...], top: tuple[int, ...], tiles: tuple[str, ...], sideways: np.ndarray,
+               seat: int, index: int) -> tuple[dict[str, Any], str | None]:
+    """A meld from its tiles as laid: (record meld, problem or None)."""
+    codes = [tiles[i] for i in base + top]
+    faces = [c for c in codes if c != BACK]
+    turned = [k for k, i in enumerate(base) if sideways[i]]
+    where = f"meld {index + 1}"
+    if BACK in codes:
+        kinds = set(faces)
+        meld = {"type": "kong", "tiles": _format([faces[0]] * 4) if len(kinds) == 1 and len(codes) == 4 else "", "concealed": True}
+        if len(codes) != 4 or len(kinds) > 1:
+            return {**meld, "tiles": _format(faces)}, f"{where}: a concealed kong needs four tiles, read {_names(base + top, tiles)}"
+        return meld, None
+    if len(codes) == 4 and not turned and sorted(codes) == ["1z", "2z", "3z", "4z"]:
+        return {"type": "whirlwind", "tiles": "1234z"}, None
+    same = len(set(codes)) == 1
+    kind = "kong" if len(codes) == 4 else "pung" if same or len(set(codes)) < 3 else "chow"
+    meld: dict[str, Any] = {"type": kind, "tiles": _format(codes)}
+    if top:
+        meld["added"] = True
+    if len(turned) == 1:
+        k = turned[0]
+        position = "left" if k == 0 else "right" if k == len(base) - 1 else "middle"
+        meld["from"] = (seat + SEAT_OF_POSITION[position]) % 4
+    problem = None
+    if len(turned) > 1:
+        problem = f"{where}: {len(turned)} tiles lie sideways, a claimed meld turns one"
+    elif kind == "chow" and not _is_run(codes):
+        problem = f"{where}: {_names(base + top, tiles)} is no chow or pung"
+    elif kind != "chow" and not same:
+        problem = f"{where}: {_names(base + top, tiles)} is no {kind}"
+    return meld, problem
+
+
+def _is_run(codes: list[str]) -> bool:
+    ordered = sorted(codes, key=TILE_INDEX.__getitem__)
+    if ordered == ["5z", "6z", "7z"]:
+        return True
+    return (all(c[1] == ordered[0][1] and c[1] in "mps" for c in ordered)
+            and [int(c[0]) for c in ordered] == list(range(int(ordered[0][0]), int(ordered[0][0]) + 3)))
+
+
+def _format(codes: list[str]) -> str:
+    return format_tiles(c for c in codes if c in TILE_INDEX)
+
+
+def _names(indices: tuple[int, ...], tiles: tuple[str, ...]) -> str:
+    return " ".join(tiles[i] for i in indices)
+
+
+def read_detections(detections: Detections, region: str, *, seat: int = 0, indicator: str | None = None,
+                    options: dict[str, Any] | None = None) -> tuple[Layout, HandReading]:
+    """The layout and reading of the detections, trying each likely up direction of the hand and keeping
+    the reading that finds a winning tile set apart and holds the most tiles facing that way."""
+    best: tuple[tuple[int, int, int], Layout, HandReading] | None = None
+    for up in up_candidates(detections):
+        layout = find_layout(detections, up)
+        reading = read_layout(layout, detections.tiles, detections.sideways, region, seat=seat, indicator=indicator,
+                              options=options)
+        held = [i for g in reading.groups for i in g.tiles]
+        upright = sum(detections.tiles[i] == BACK or detections.sideways[i]
+                      or abs((detections.angle[i] - up + 180) % 360 - 180) < 60 for i in held)
+        score = (upright, reading.win_tile is not None, -len(reading.problems))
+        if best is None or score > best[0]:
+            best = (score, layout, reading)
+    assert best is not None
+    return best[1], best[2]
+
+
+def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator: str | None = None,
+               options: dict[str, Any] | None = None) -> HandReading:
+    """The player's hand read from the detections, checked for consistency: ``problems`` say why it is not
+    a legal win as read, ``suggestions`` give the likeliest corrections (not applied), ``needs`` what the
+    photo cannot show. ``seat`` is the photographed player's seat (for the melds' ``from``); ``indicator``
+    the indicator tile when known. ValueError for an unknown region or seat.
+    """
+    from vision.consistency import check_hand, needs, suggest
+
+    if region not in REGIONS:
+        raise ValueError(f"unknown rules {region!r} (known: {', '.join(REGIONS)})")
+    if seat not in (0, 1, 2, 3):
+        raise ValueError(f"seat must be 0, 1, 2 or 3, not {seat!r}")
+    layout, reading = read_detections(detections, region, seat=seat, indicator=indicator, options=options)
+    problems = check_hand(reading, indicator=indicator, options=options, seat=seat)
+    suggestions = suggest(detections, layout, reading, seat=seat, indicator=indicator, options=options) \
+        if problems else ()
+    return replace(reading, problems=problems, suggestions=suggestions, needs=needs(reading, indicator=indicator))

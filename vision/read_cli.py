@@ -1,0 +1,179 @@
+"""`mjcam read PHOTO --rules REGION`: read a player's hand from a photo; with --score, score it.
+
+Prints the player's part of a table record (concealed tiles, melds, flowers, winning tile) with the
+reader's problems, suggestions and what the photo cannot show (``needs``). With ``--score`` the missing
+facts come as flags, the other players are left blank (``""``) and the table is scored. An unreadable photo
+or missing facts exit with status 2, a hand that is no legal win as read with status 1, each with one line
+on stderr.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from scoring import REGIONS
+from scoring.tiles import TileError, format_tiles, parse_tiles
+
+FLAG_OF_NEED = {
+    "win.by": "--self-draw or --from SEAT",
+    "win.from": "--from SEAT",
+    "win.tile": "--win-tile TILE",
+    "indicator": "--indicator TILE",
+    "dealer": "--dealer N",
+}
+
+
+class ReadError(ValueError):
+    """Bad input or missing facts: one line, exit status 2."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("photo", metavar="PHOTO", help="photo of the revealed hand (JPEG, PNG, WebP…)")
+    parser.add_argument("--rules", required=True, choices=sorted(REGIONS), help="the table's regional rules")
+    parser.add_argument("--seat", type=int, default=0, choices=range(4), metavar="N",
+                        help="the photographed player's seat 0–3 (default 0)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--score", action="store_true", help="score the hand (give the facts below)")
+    parser.add_argument("--self-draw", action="store_true", help="the winning tile was self-drawn")
+    parser.add_argument("--from", dest="source", type=int, choices=range(4), metavar="SEAT",
+                        help="the seat whose discard won the hand")
+    parser.add_argument("--rob-kong", action="store_true", help="with --from: the win robbed that seat's kong")
+    parser.add_argument("--indicator", metavar="TILE", help="the indicator tile (得, 金 or 宝), e.g. 5p")
+    parser.add_argument("--dealer", type=int, choices=range(4), metavar="N", help="the dealer's seat")
+    parser.add_argument("--streak", type=int, default=0, metavar="N", help="dealer streak 连庄 (default 0)")
+    parser.add_argument("--flag", action="append", default=[], metavar="F", help="a win flag, e.g. last_tile")
+    parser.add_argument("--option", action="append", default=[], metavar="K=V", help="a rule option, e.g. di=2")
+    parser.add_argument("--kong", action="append", default=[], metavar="TILE",
+                        help="the tile of a kong shown all face down (one per such kong, in meld order)")
+    parser.add_argument("--win-tile", metavar="TILE", help="the winning tile, when none is set apart")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        indicator = _one_tile(args.indicator, "--indicator") if args.indicator else None
+        options = _options(args.option)
+        reading, photo, detections = _read(args.photo, args.rules, args.seat, indicator, options)
+        if not args.score:
+            out = {"file": args.photo, "width": photo.width, "height": photo.height, "rules": args.rules,
+                   **reading.to_json(), "tiles": detections.to_json()}
+            print(json.dumps(out, ensure_ascii=False) if args.json else describe(reading))
+            return 0
+        record = table_record(reading, args, indicator, options)
+    except ReadError as error:
+        print(f"mjcam read: {error}", file=sys.stderr)
+        return 2
+    return _score(record, reading, args.json)
+
+
+def _read(path: str, region: str, seat: int, indicator: str | None, options: dict[str, Any]) -> tuple[Any, Any, Any]:
+    from vision.detector import TileDetector
+    from vision.grouping import group_hand
+    from vision.images import ImageError, read_photo
+
+    try:
+        photo = read_photo(path)
+    except ImageError as error:
+        raise ReadError(str(error)) from None
+    try:
+        detector = TileDetector()
+    except Exception as error:  # a missing or unreadable model file, from ONNX Runtime
+        raise ReadError(f"cannot load the tile models: {str(error).splitlines()[0]}") from None
+    detections = detector.detect(photo)
+    return group_hand(detections, region, seat=seat, indicator=indicator, options=options), photo, detections
+
+
+def _one_tile(text: str, flag: str) -> str:
+    try:
+        tiles = parse_tiles(text)
+    except TileError as error:
+        raise ReadError(f"{flag}: {error}") from None
+    if len(tiles) != 1:
+        raise ReadError(f"{flag} takes one tile, e.g. 5p, not {text!r}")
+    return tiles[0]
+
+
+def _options(pairs: list[str]) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise ReadError(f"--option takes KEY=VALUE, e.g. di=2, not {pair!r}")
+        try:
+            options[key] = json.loads(value)
+        except ValueError:
+            options[key] = value
+    return options
+
+
+def table_record(reading: Any, args: argparse.Namespace, indicator: str | None,
+                 options: dict[str, Any]) -> dict[str, Any]:
+    """The table record of the read hand and the facts given as flags; ReadError naming missing facts."""
+    player = reading.player
+    blanks = [m for m in player["melds"] if m.get("concealed") and not m["tiles"]]
+    kongs = [_one_tile(t, "--kong") for t in args.kong]
+    if len(kongs) > len(blanks):
+        raise ReadError(f"--kong given {len(kongs)} times, but the photo shows {len(blanks)} face-down kong(s)")
+    for meld, tile in zip(blanks, kongs):
+        meld["tiles"] = format_tiles([tile] * 4)
+    win_tile = reading.win_tile or (_one_tile(args.win_tile, "--win-tile") if args.win_tile else None)
+    if args.self_draw and args.source is not None:
+        raise ReadError("give either --self-draw or --from SEAT, not both")
+    if args.source == args.seat:
+        raise ReadError(f"--from {args.source} is the winner's own seat")
+    if args.rob_kong and args.source is None:
+        raise ReadError("--rob-kong needs --from SEAT (whose kong was robbed)")
+    given = {"win.by": args.self_draw or args.source is not None, "win.from": True, "win.tile": win_tile is not None,
+             "indicator": indicator is not None, "dealer": args.dealer is not None}
+    missing = [FLAG_OF_NEED[n.key] for n in reading.needs if n.required and not given.get(n.key, False)
+               and n.key in FLAG_OF_NEED]
+    missing += [f"--kong TILE (meld {player['melds'].index(m) + 1} is face down)" for m in blanks[len(kongs):]]
+    if missing:
+        raise ReadError("cannot score without: " + ", ".join(missing))
+    by = "self_draw" if args.self_draw else "rob_kong" if args.rob_kong else "discard"
+    win: dict[str, Any] = {"player": args.seat, "tile": win_tile, "by": by, "flags": list(args.flag)}
+    if by != "self_draw":
+        win["from"] = args.source
+    players = [{"concealed": "", "melds": [], "flowers": ""} for _ in range(4)]
+    players[args.seat] = player
+    return {"rules": reading.region, "options": options, "dealer": args.dealer or 0, "dealer_streak": args.streak,
+            "indicator": indicator, "players": players, "win": win, "context": {}}
+
+
+def _score(record: dict[str, Any], reading: Any, as_json: bool) -> int:
+    from scoring import RecordError, score_table
+    from scoring.cli import breakdown
+
+    if reading.problems:
+        fix = f" (likeliest fix, {reading.suggestions[0].probability:.0%}: {reading.suggestions[0].text})" \
+            if reading.suggestions else ""
+        print(f"mjcam read: the hand as read is no legal win: {'; '.join(reading.problems)}{fix}", file=sys.stderr)
+        return 1
+    try:
+        result = score_table(record)
+    except RecordError as error:
+        print(f"mjcam read: cannot score: {error}", file=sys.stderr)
+        return 1
+    if as_json:
+        print(json.dumps({"record": record, "result": result}, ensure_ascii=False))
+    else:
+        print(describe(reading) + "\n\n" + breakdown(record, result))
+    return 0
+
+
+def describe(reading: Any) -> str:
+    """The reading for people: the hand, then problems, suggestions and needs."""
+    info = REGIONS[reading.region]
+    lines = [f"{info.name} {info.name_zh} hand: concealed {reading.concealed or '(none)'}"
+             + (f", winning tile {reading.win_tile}" if reading.win_tile else ", no winning tile set apart")]
+    for k, meld in enumerate(reading.melds):
+        how = ("concealed" if meld.get("concealed") else "added" if meld.get("added") else "")
+        source = f"from seat {meld['from']}" if "from" in meld else ""
+        lines.append(f"  meld {k + 1}: {meld['type']} {meld['tiles'] or '(face down)'} {how} {source}".rstrip())
+    if reading.flowers:
+        lines.append(f"  flowers: {reading.flowers}")
+    lines += [f"  problem: {p}" for p in reading.problems]
+    lines += [f"  suggestion ({s.probability:.0%}): {s.text}" for s in reading.suggestions]
+    lines += [f"  {'needs' if n.required else 'may need'} {n.key}: {n.question}" for n in reading.needs]
+    return "\n".join(lines)
