@@ -140,11 +140,17 @@ def test_flower_at_the_end_of_the_row_is_laid_aside() -> None:
     assert (hand.concealed, hand.win_tile, hand.flowers) == ("123m456p789s11z", "1z", "3f")
 
 
-def test_winning_tile_not_set_apart_is_asked_for() -> None:
+def test_winning_tile_not_set_apart_is_the_right_end_to_confirm() -> None:
     hand = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 5z 5z")), PUNG), "daishan")
+    assert (hand.concealed, hand.win_tile, hand.win_guessed, hand.problems) == ("123m456p789s55z", "5z", True, ())
+    assert [(n.key, n.required) for n in hand.needs if n.key == "win.tile"] == [("win.tile", False)]
+
+
+def test_no_winning_tile_when_the_row_holds_no_extra_tile() -> None:
+    hand = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 5z")), PUNG), "daishan")
     assert hand.win_tile is None
-    assert "win.tile" in [n.key for n in hand.needs]
     assert "no tile is set apart as the winning tile" in hand.problems
+    assert [(n.key, n.required) for n in hand.needs if n.key == "win.tile"] == [("win.tile", True)]
 
 
 def test_missing_tile_is_reported_with_what_would_complete_the_hand() -> None:

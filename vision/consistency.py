@@ -168,6 +168,9 @@ def needs(reading: HandReading, *, indicator: str | None = None) -> tuple[Need, 
     ]
     if reading.win_tile is None:
         out.append(Need("win.tile", "Which tile won the hand? None is set apart at the end of the row."))
+    elif reading.win_guessed:
+        out.append(Need("win.tile", f"No tile is set apart: did {reading.win_tile}, the right end of the row, win the "
+                                    "hand?", required=False))
     for k, meld in enumerate(reading.melds):
         if meld.get("concealed") and not meld["tiles"]:
             out.append(Need(f"melds.{k}.tiles", f"Meld {k + 1} is a kong shown face down: which tile is it?"))

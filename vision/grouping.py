@@ -126,7 +126,8 @@ class HandReading:
 
     ``concealed``, ``melds`` and ``flowers`` are the player's part of a table record (table-format.md); a
     concealed kong shown all face down has ``tiles`` ``""`` until the player names it (see ``needs``).
-    ``win_tile`` is the tile set apart (None when none is). ``groups`` give the detection indices of each
+    ``win_tile`` is the tile set apart (None when none is; when none is but the concealed row holds one tile
+    more than its share, the row's right end, with ``win_guessed``). ``groups`` give the detection indices of each
     group, ``away`` the detections left out of the hand. ``problems`` says why the hand is not legal as
     read, ``suggestions`` the most probable corrections (never applied), ``needs`` what the photo cannot show.
     """
@@ -141,6 +142,7 @@ class HandReading:
     problems: tuple[str, ...] = ()
     suggestions: tuple[Suggestion, ...] = ()
     needs: tuple[Need, ...] = ()
+    win_guessed: bool = False
 
     @property
     def player(self) -> dict[str, Any]:
@@ -151,6 +153,7 @@ class HandReading:
         return {
             **self.player,
             "win_tile": self.win_tile,
+            "win_guessed": self.win_guessed,
             "groups": [g.to_json() for g in self.groups],
             "away": list(self.away),
             "problems": list(self.problems),
@@ -450,16 +453,22 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
     for g, h in _concealed_candidates(rows, plain):
         concealed = g
         grown = _grow_hand(layout, rows, [g] + ([h] if h else []), joins_by)
-        size = len(g) + sum(3 for m in grown[2 if h else 1:] if m not in flowers and len(base_of[m]) in (3, 4))
-        score = (size == REGIONS[region].hand_size, len(g) % 3 == 1, sum(map(len, grown)))
+        size = len(g) + (h is not None) + sum(3 for m in grown if m not in (g, h) and m not in flowers
+                                              and len(base_of[m]) in (3, 4))
+        score = (size == REGIONS[region].hand_size + 1, len(g) % 3 == (1 if h else 2), sum(map(len, grown)))
         if best is None or score > best:
             best, hand, winning = score, grown, h
     concealed = hand[0] if hand else None
+    win_guessed = bool(concealed and winning is None and best and best[0] and best[1])
+    if win_guessed:
+        winning, concealed = concealed[-1:], concealed[:-1]
+        hand = [concealed, winning] + hand[1:]
     core = hand[:2] if winning else hand[:1]
     problems: list[str] = []
     melds: list[dict[str, Any]] = []
     out: list[Group] = []
-    for g in (g for g in groups if g in hand):
+    ordered = [g for g in groups if g in hand] + ([concealed, winning] if win_guessed else [])
+    for g in ordered:
         if g == concealed:
             out.append(Group("concealed", g))
         elif g == winning:
@@ -488,6 +497,7 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
         groups=tuple(out),
         away=tuple(i for i in range(len(tiles)) if i not in kept),
         problems=tuple(problems),
+        win_guessed=win_guessed,
     )
 
 
