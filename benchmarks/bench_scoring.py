@@ -34,6 +34,7 @@ WENLING_TWO_DE = record("wenling", NON_WINNERS | {1: player("111222333444m9p9p67
                         indicator="9p")
 FUZHOU_THREE_GOLDS = record("fuzhou", {1: player("11122233344456m9p9p9p")}, (1, "9p", "self_draw"),
                             indicator="9p")
+FUZHOU_IDLE_GOLD = record("fuzhou", {1: player("11122233344456m9p9p9p")}, (1, "1m", "discard", 2), indicator="9p")
 NOT_WHITE = tuple(t for t in PLAYING_TILES if t != "5z")
 THREE_WILDS = HandSpec(HandSpec.of(parse_tiles("11122233344456m")).counts, 3, NOT_WHITE, frozenset({"9p"}), win_wild=True)
 
@@ -77,6 +78,7 @@ def main() -> None:
         ("wenling", "winner with three 得 (腊子), 4 hands", lambda: score_table(WENLING_THREE_DE)),
         ("wenling", "winner with two 得 on a flexible hand, 4 hands", lambda: score_table(WENLING_TWO_DE)),
         ("fuzhou", "winner with three 金", lambda: score_table(FUZHOU_THREE_GOLDS)),
+        ("fuzhou", "the same hand won on a discard (闲金 check, 金龙)", lambda: score_table(FUZHOU_IDLE_GOLD)),
     ]
     for rules, what, function in singles:
         if rules not in args.rules:
