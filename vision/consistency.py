@@ -23,13 +23,18 @@ from scoring.tiles import PLAYING_TILES, TILE_INDEX, format_tiles, parse_tiles
 from vision.detections import Detections
 from vision.grouping import HandReading, Layout, Need, Suggestion, laid_aside, read_layout
 
-DOUBTFUL = 12
+DOUBTFUL = 8
 """Single replacements (the likeliest first) that are paired up when two tiles may be wrong."""
+MIN_WEIGHT = 0.02
+"""Corrections less likely than this, relative to the reading as it is, are not tried."""
 
 
 def check_hand(reading: HandReading, *, indicator: str | None = None, options: dict[str, Any] | None = None,
-               seat: int = 0) -> tuple[str, ...]:
-    """Why the hand as read is no legal win of its region (empty when it is one); one line each."""
+               seat: int = 0, first: bool = False) -> tuple[str, ...]:
+    """Why the hand as read is no legal win of its region (empty when it is one); one line each. With
+    ``first``, only whether there is a problem matters: the first one found is returned, briefly."""
+    if first and reading.problems:
+        return reading.problems[:1]
     region = reading.region
     info = scoring.REGIONS[region]
     aside = laid_aside(region, indicator, options)
@@ -51,6 +56,8 @@ def check_hand(reading: HandReading, *, indicator: str | None = None, options: d
     if reading.win_tile is None:
         problems.append("no tile is set apart as the winning tile")
     size = len(parse_tiles(reading.concealed)) + 3 * len(reading.melds)
+    if first and (problems or size != info.hand_size + 1):
+        return tuple(problems[:1]) or ("wrong hand size",)
     if size != info.hand_size + 1:
         problems.append(_size_problem(reading, size, info.hand_size + 1, indicator, options, seat))
     if not problems and not _wins(reading, indicator, options, seat):
@@ -100,31 +107,42 @@ def _wins(reading: HandReading, indicator: str | None, options: dict[str, Any] |
 def suggest(detections: Detections, layout: Layout, reading: HandReading, *, seat: int = 0,
             indicator: str | None = None, options: dict[str, Any] | None = None,
             limit: int = 3) -> tuple[Suggestion, ...]:
-    """The likeliest corrections that make an illegal reading legal, with their probabilities."""
+    """The likeliest corrections that make an illegal reading legal, with their probabilities.
+
+    Tried, when the hand holds as many tiles as a winning hand or one more: each alternative of each tile of
+    the hand, pairs of the DOUBTFUL likeliest of those, and, when it holds one too many or a tile fits no
+    group, dropping each tile; corrections weighing less than MIN_WEIGHT of the reading as it is are not
+    tried.
+    """
+    size = len(parse_tiles(reading.concealed)) + 3 * len(reading.melds)
+    want = scoring.REGIONS[reading.region].hand_size + 1
+    if size not in (want, want + 1):
+        return ()
     held = [i for g in reading.groups for i in g.tiles]
     tiles = detections.tiles
     singles: list[tuple[float, int, str]] = []
     for i in held:
         read_p = max(float(detections.confidence[i]), 1e-6)
         for code, p in detections.alternatives[i]:
-            if code != tiles[i] and p > 0:
+            if code != tiles[i] and p / read_p >= MIN_WEIGHT:
                 singles.append((p / read_p, i, code))
     singles.sort(reverse=True)
     trials: list[tuple[float, tuple[tuple[int, str | None], ...]]] = [(w, ((i, c),)) for w, i, c in singles]
     for (w1, i1, c1), (w2, i2, c2) in combinations(singles[:DOUBTFUL], 2):
-        if i1 != i2:
+        if i1 != i2 and w1 * w2 >= MIN_WEIGHT:
             trials.append((w1 * w2, ((i1, c1), (i2, c2))))
-    for i in held:
-        read_p = max(float(detections.confidence[i]), 1e-6)
-        real = min(1.0, read_p + sum(p for _, p in detections.alternatives[i]))
-        if real < 1:
-            trials.append(((1 - real) / read_p, ((i, None),)))
+    if size > want or any("fit no group" in p for p in reading.problems):
+        for i in held:
+            read_p = max(float(detections.confidence[i]), 1e-6)
+            real = min(1.0, read_p + sum(p for _, p in detections.alternatives[i]))
+            if (1 - real) / read_p >= MIN_WEIGHT:
+                trials.append(((1 - real) / read_p, ((i, None),)))
     found: list[tuple[float, tuple[tuple[int, str | None], ...], HandReading]] = []
     for weight, changes in trials:
         fixed = _apply(detections, layout, changes)
         trial = read_layout(fixed[0], fixed[1], detections.sideways, reading.region, seat=seat,
                             indicator=indicator, options=options)
-        if not check_hand(trial, indicator=indicator, options=options, seat=seat):
+        if not check_hand(trial, indicator=indicator, options=options, seat=seat, first=True):
             found.append((weight, changes, trial))
     total = sum(w for w, _, _ in found)
     found.sort(key=lambda item: -item[0])

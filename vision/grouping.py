@@ -441,17 +441,18 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
     flowers = {g for g in groups if g not in marked and all(tiles[i] in aside for i in g)}
     plain = [g for g in groups if g not in marked and g not in flowers]
     def joins_by(g: tuple[int, ...]) -> str:
-        home = next((row for row in rows if concealed in row), ())
         if g in flowers or _meld_like(g, base_of[g], tiles, layout, home):
             return "reach"
         return "never" if all(tiles[i] == BACK for i in g) else "row"
 
     concealed: tuple[int, ...] | None = None
+    home: tuple[tuple[int, ...], ...] = ()
     winning: tuple[int, ...] | None = None
     hand: list[tuple[int, ...]] = []
     best: tuple[bool, bool, int] | None = None
     for g, h in _concealed_candidates(rows, plain):
         concealed = g
+        home = next(row for row in rows if g in row)
         grown = _grow_hand(layout, rows, [g] + ([h] if h else []), joins_by)
         size = len(g) + (h is not None) + sum(3 for m in grown if m not in (g, h) and m not in flowers
                                               and len(base_of[m]) in (3, 4))
@@ -624,29 +625,28 @@ def _grow_hand(layout: Layout, rows: list[tuple[tuple[int, ...], ...]], core: li
                joins_by: Callable[[tuple[int, ...]], str]) -> list[tuple[int, ...]]:
     """The core and the groups joined to it: those that join by "reach" when within HAND_REACH tile sizes
     (nearest tiles) of the hand, those that join by "row" when next to a hand group in their row."""
-    groups = [g for row in rows for g in row]
+    how = {g: joins_by(g) for row in rows for g in row}
+    row_of = {g: row for row in rows for g in row}
     hand = list(core)
+    near = np.zeros(len(layout.points), bool)
+    rest = [g for g in how if g not in hand and how[g] != "never"]
     grew = bool(core)
     while grew:
         grew = False
-        for g in groups:
-            if g in hand:
-                continue
-            how = joins_by(g)
-            if how == "reach":
-                members = np.array([i for h in hand for i in h])
-                idx = np.array(g)
-                d = np.linalg.norm(layout.points[idx][:, None] - layout.points[members][None], axis=2)
-                size = (layout.scale[idx][:, None] + layout.scale[members][None]) / 2
-                joins = bool((d / size).min() <= HAND_REACH)
-            elif how == "row":
-                row = next(r for r in rows if g in r)
+        members = np.array([i for h in hand for i in h])
+        distance = np.linalg.norm(layout.points[:, None] - layout.points[members][None], axis=2)
+        size = (layout.scale[:, None] + layout.scale[members][None]) / 2
+        near = (distance / size).min(1) <= HAND_REACH
+        for g in list(rest):
+            if how[g] == "reach":
+                joins = bool(near[list(g)].any())
+            else:
+                row = row_of[g]
                 k = row.index(g)
                 joins = any(0 <= j < len(row) and row[j] in hand for j in (k - 1, k + 1))
-            else:
-                joins = False
             if joins:
                 hand.append(g)
+                rest.remove(g)
                 grew = True
     return hand
 

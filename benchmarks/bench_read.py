@@ -1,0 +1,101 @@
+"""Median time from a 12-megapixel JPEG file to a scored table: decode, detect, group and check, score.
+
+    python benchmarks/bench_read.py [--runs 20] [--threads N]
+
+One 4000×3000 JPEG per region is made from a held-out synthetic hand scene (`datasets.read_eval` seeds),
+written to a temporary folder, then read ``--runs`` times each after a warm-up: `read_photo` (file read and
+reduced JPEG decode), `TileDetector.detect`, `group_hand` (grouping, consistency, needs), the table record
+with the facts a player adds (self-drawn, dealer 0, an indicator where the region has one) and
+`score_table`. When the model's reading is no legal hand (so there is nothing to score), the scene's true
+hand is scored in its place and the output says so. Prints the median of each step and of the whole.
+"""
+from __future__ import annotations
+
+import argparse
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from argparse import Namespace
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import cv2  # noqa: E402
+
+from datasets.read_eval import eval_region, eval_seeds  # noqa: E402
+from datasets.synth import generate_scene  # noqa: E402
+from scoring import REGIONS, score_table  # noqa: E402
+from scoring.tiles import PLAYING_TILES, parse_tiles  # noqa: E402
+from vision.detector import TileDetector  # noqa: E402
+from vision.grouping import group_hand  # noqa: E402
+from vision.images import read_photo  # noqa: E402
+from vision.read_cli import table_record  # noqa: E402
+
+SIZE = (4000, 3000)
+
+
+def facts(region: str, hand: dict) -> tuple[Namespace, str | None]:
+    """The flags a player would give for a self-drawn win: dealer 0, an indicator the hand does not hold
+    (where the region has one), a free kind for each kong shown all face down."""
+    held = Counter(parse_tiles(hand["concealed"]) + [t for m in hand["melds"] for t in parse_tiles(m["tiles"])])
+    free = [t for t in PLAYING_TILES if held[t] == 0 and t[1] in "mps"]
+    indicator = free.pop() if REGIONS[region].indicator else None
+    kongs = [free.pop(0) for m in hand["melds"] if not m["tiles"]]
+    args = Namespace(seat=0, self_draw=True, source=None, rob_kong=False, dealer=0, streak=0, flag=[], kong=kongs,
+                     win_tile=None)
+    return args, indicator
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--threads", type=int, default=None)
+    args = parser.parse_args()
+    detector = TileDetector(threads=args.threads)
+    steps: dict[str, list[float]] = {"decode": [], "detect": [], "group": [], "score": [], "total": []}
+    stand_ins = 0
+    with tempfile.TemporaryDirectory() as folder:
+        for seed in eval_seeds(4):
+            scene = generate_scene(seed, eval_region(seed), size=SIZE)
+            path = Path(folder) / f"{seed}.jpg"
+            cv2.imwrite(str(path), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+            for run in range(args.runs + 1):
+                start = time.perf_counter()
+                photo = read_photo(path)
+                decoded = time.perf_counter()
+                detections = detector.detect(photo)
+                detected = time.perf_counter()
+                reading = group_hand(detections, scene.region)
+                grouped = time.perf_counter()
+                legal = not reading.problems
+                hand = reading if legal else scene_reading(scene)
+                flags, indicator = facts(scene.region, hand.player)
+                score_table(table_record(hand, flags, indicator, {}))
+                scored = time.perf_counter()
+                if run:
+                    for name, value in zip(steps, (decoded - start, detected - decoded, grouped - detected,
+                                                   scored - grouped, scored - start)):
+                        steps[name].append(value * 1000)
+                    stand_ins += not legal
+    size = f"{SIZE[0]}×{SIZE[1]} JPEG"
+    print(f"machine: {platform.processor() or platform.machine()}; model {detector.model_info['version']}; "
+          f"{args.runs} runs × 4 scenes ({size}, one per region)")
+    for name, values in steps.items():
+        print(f"  {name:>6}: median {statistics.median(values):7.1f} ms")
+    if stand_ins:
+        print(f"  ({stand_ins} of {len(steps['total'])} runs: the model's reading was no legal hand, so the scene's "
+              "true hand was scored instead)")
+
+
+def scene_reading(scene):
+    """The scene's hand read from its own labels (the stand-in when the model's reading cannot be scored)."""
+    from datasets.read_eval import scene_detections
+
+    return group_hand(scene_detections(scene), scene.region)
+
+
+if __name__ == "__main__":
+    main()
