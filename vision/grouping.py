@@ -41,7 +41,8 @@ MAX_LINK = 3.6
 LINK_TURN = 28.0
 """Largest turn, in degrees, between consecutive links of a row."""
 HAND_REACH = 4.0
-"""Groups farther than this (in tile sizes, nearest tiles) from the rest of the hand are not part of it."""
+"""Groups farther than this from the rest of the hand (nearest tiles, in tile lengths along the row and
+heights across it) are not part of it."""
 SIDEWAYS_LENGTH = 4 / 3
 """A sideways tile's length along the row, in upright tile widths (a face is 3 × 4)."""
 
@@ -64,6 +65,7 @@ class Layout:
     stacked: dict[int, int] = field(default_factory=dict)
     points: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
     scale: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    extent: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
 
 
 @dataclass(frozen=True)
@@ -184,8 +186,9 @@ def up_candidates(detections: Detections) -> list[float]:
     return out or [0.0]
 
 
-def _hand_frame(centers: np.ndarray, scale: np.ndarray, up: float) -> np.ndarray:
-    """Centres in the hand's frame: x along the rows to the player's right, y across them towards the player.
+def _hand_frame(centers: np.ndarray, scale: np.ndarray, up: float) -> tuple[np.ndarray, np.ndarray]:
+    """Centres in the hand's frame: x along the rows to the player's right, y across them towards the player;
+    and the image direction of x.
 
     Under perspective the rows need not lie square to the faces' up direction, so x takes the direction,
     within 45° of square to up, along which most tiles have a neighbour one tile further on and closest in
@@ -204,7 +207,7 @@ def _hand_frame(centers: np.ndarray, scale: np.ndarray, up: float) -> np.ndarray
             best, best_count = t + turn, count
     right = np.array([math.cos(best), math.sin(best)])
     down = np.array([-right[1], right[0]])
-    return np.stack([centers @ right, centers @ down], 1)
+    return np.stack([centers @ right, centers @ down], 1), right
 
 
 def _scales(detections: Detections) -> np.ndarray:
@@ -291,15 +294,20 @@ def _link_cost(points: np.ndarray, scale: np.ndarray, i: int, j: int) -> float |
     return math.hypot(dx, 2.5 * dy)
 
 
-def _turn(a: np.ndarray, b: np.ndarray) -> float:
-    """Angle in degrees between two vectors."""
-    cos = float(a @ b / (np.linalg.norm(a) * np.linalg.norm(b) + 1e-9))
-    return math.degrees(math.acos(max(-1.0, min(1.0, cos))))
+def _bends(points: np.ndarray, across: np.ndarray, a: int, b: int, c: int) -> bool:
+    """Whether the row a → b → c turns by more than LINK_TURN degrees at b, by more than a wobble of 0.15
+    of tile b's height across the row (narrow tiles close together turn steeply for small offsets)."""
+    first, second = points[b] - points[a], points[c] - points[b]
+    cos = float(first @ second / (np.linalg.norm(first) * np.linalg.norm(second) + 1e-9))
+    turn = math.degrees(math.acos(max(-1.0, min(1.0, cos))))
+    wobble = abs(second[1] / max(second[0], 1e-9) - first[1] / max(first[0], 1e-9)) * abs(second[0]) / across[b]
+    return turn > LINK_TURN and wobble > 0.15
 
 
-def _chains(points: np.ndarray, scale: np.ndarray, members: list[int]) -> list[list[int]]:
+def _chains(points: np.ndarray, scale: np.ndarray, across: np.ndarray, members: list[int]) -> list[list[int]]:
     """Rows as chains of tiles: links are taken shortest first, each tile gets at most one neighbour on
-    each side, and a row may not turn sharply from one link to the next."""
+    each side, and a row may not turn sharply from one link to the next (``across``: each tile's height
+    across the row)."""
     links = []
     for i in members:
         for j in members:
@@ -313,10 +321,9 @@ def _chains(points: np.ndarray, scale: np.ndarray, members: list[int]) -> list[l
     for _, i, j in links:
         if i in right or j in left:
             continue
-        step = points[j] - points[i]
-        if i in left and _turn(points[i] - points[left[i]], step) > LINK_TURN:
+        if i in left and _bends(points, across, left[i], i, j):
             continue
-        if j in right and _turn(points[right[j]] - points[j], step) > LINK_TURN:
+        if j in right and _bends(points, across, i, j, right[j]):
             continue
         right[i], left[j] = j, i
     chains = []
@@ -375,9 +382,10 @@ def find_layout(detections: Detections, up: float | None = None) -> Layout:
         return Layout(0.0, ())
     up = up_candidates(detections)[0] if up is None else up
     scale = _scales(detections)
-    points = _hand_frame(detections.centers, scale, up)
+    points, right = _hand_frame(detections.centers, scale, up)
     on_top = _overlapping_tops(points, scale, detections)
-    chains = _chains(points, scale, [i for i in range(n) if i not in on_top])
+    across = detections.sizes @ np.abs(np.array([-right[1], right[0]]))
+    chains = _chains(points, scale, across, [i for i in range(n) if i not in on_top])
     chains += [[top] for top in on_top]
     spacings = [_spacings(chain, points, scale, detections.sideways) for chain in chains]
     every = [r for ratios in spacings for r in ratios]
@@ -398,7 +406,8 @@ def find_layout(detections: Detections, up: float | None = None) -> Layout:
         if kept:
             laid.append(kept)
     laid.sort(key=lambda row: float(np.mean([points[i, 1] for g in row for i in g])))
-    return Layout(up, tuple(laid), stacked, points, scale)
+    extent = np.stack([detections.sizes @ np.abs(right), across], 1)
+    return Layout(up, tuple(laid), stacked, points, scale, extent)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -428,8 +437,8 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
     """The hand a layout shows, given each detection's tile: which group is what, and the player's part of
     the table record. ``tiles`` and ``sideways`` are indexed like the layout's detections.
 
-    The concealed group is the one followed in its row by a lone tile set apart (the winning tile), the
-    one giving the region's hand size if several could be. From there the hand grows by groups within HAND_REACH tile sizes of it that read as melds or flowers; a group
+    The concealed group is the one followed in its row by a lone tile set apart (the winning tile); if
+    several could be, the one giving the region's hand size with the fewest tiles that fit no group. From there the hand grows by groups within HAND_REACH tile sizes of it that read as melds or flowers; a group
     that reads as neither belongs to the hand only when it sits in a row beside a group of the hand (it is
     then reported as a problem). Everything else is left ``away`` (other players' tiles, the wall).
     """
@@ -449,14 +458,16 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
     home: tuple[tuple[int, ...], ...] = ()
     winning: tuple[int, ...] | None = None
     hand: list[tuple[int, ...]] = []
-    best: tuple[bool, bool, int] | None = None
+    best: tuple[bool, bool, int, int] | None = None
     for g, h in _concealed_candidates(rows, plain):
         concealed = g
         home = next(row for row in rows if g in row)
         grown = _grow_hand(layout, rows, [g] + ([h] if h else []), joins_by)
-        size = len(g) + (h is not None) + sum(3 for m in grown if m not in (g, h) and m not in flowers
-                                              and len(base_of[m]) in (3, 4))
-        score = (size == REGIONS[region].hand_size + 1, len(g) % 3 == (1 if h else 2), sum(map(len, grown)))
+        melds_and_flowers = [m for m in grown if m not in (g, h) and joins_by(m) == "reach"]
+        loose = sum(len(m) for m in grown if m not in (g, h) and m not in melds_and_flowers)
+        size = len(g) + (h is not None) + sum(3 for m in melds_and_flowers if m not in flowers)
+        score = (size == REGIONS[region].hand_size + 1, len(g) % 3 == (1 if h else 2), -loose,
+                 sum(map(len, grown)))
         if best is None or score > best:
             best, hand, winning = score, grown, h
     concealed = hand[0] if hand else None
@@ -611,6 +622,8 @@ def _meld_like(group: tuple[int, ...], base: tuple[int, ...], tiles: tuple[str, 
     codes = [tiles[i] for i in group]
     if len(base) not in (3, 4):
         return False
+    if all(c == BACK for c in codes) and (len(base) != 4 or len(group) != 4):
+        return False
     if all(c == BACK for c in codes) and home and group not in home:
         row = layout.points[[i for g in home for i in g]]
         slope = np.polyfit(row[:, 0], row[:, 1], 1)[0] if len(row) > 1 else 0.0
@@ -623,8 +636,9 @@ def _meld_like(group: tuple[int, ...], base: tuple[int, ...], tiles: tuple[str, 
 
 def _grow_hand(layout: Layout, rows: list[tuple[tuple[int, ...], ...]], core: list[tuple[int, ...]],
                joins_by: Callable[[tuple[int, ...]], str]) -> list[tuple[int, ...]]:
-    """The core and the groups joined to it: those that join by "reach" when within HAND_REACH tile sizes
-    (nearest tiles) of the hand, those that join by "row" when next to a hand group in their row."""
+    """The core and the groups joined to it: those that join by "reach" when within HAND_REACH tiles of
+    the hand (nearest tiles; along the row in tile lengths, across it in tile heights), those that join by
+    "row" when next to a hand group in their row."""
     how = {g: joins_by(g) for row in rows for g in row}
     row_of = {g: row for row in rows for g in row}
     hand = list(core)
@@ -634,9 +648,9 @@ def _grow_hand(layout: Layout, rows: list[tuple[tuple[int, ...], ...]], core: li
     while grew:
         grew = False
         members = np.array([i for h in hand for i in h])
-        distance = np.linalg.norm(layout.points[:, None] - layout.points[members][None], axis=2)
-        size = (layout.scale[:, None] + layout.scale[members][None]) / 2
-        near = (distance / size).min(1) <= HAND_REACH
+        step = layout.points[:, None] - layout.points[members][None]
+        size = (layout.extent[:, None] + layout.extent[members][None]) / 2
+        near = np.linalg.norm(step / size, axis=2).min(1) <= HAND_REACH
         for g in list(rest):
             if how[g] == "reach":
                 joins = bool(near[list(g)].any())

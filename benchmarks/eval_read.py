@@ -1,0 +1,150 @@
+"""How well the reader rebuilds hands: exact-read rates on the held-out synthetic photos and the real-photo figure.
+
+    python benchmarks/eval_read.py [--count 320] [--no-model] [--no-real] [--threads N]
+
+1. Synthetic, perfect detections: the scenes' own labels grouped (`datasets.read_eval`): the share of
+   scenes whose every meld, concealed part, flowers and winning tile are read exactly, and the failures.
+2. Synthetic, bundled model: the same scenes through `TileDetector` first. Each failure is marked
+   *recognition* when a tile of the hand was missed or misnamed (matched at IoU ≥ 0.5 to the labels) and
+   *grouping* when every hand tile was found and named right.
+3. Real photos: the `valid` photos whose labels show a complete hand in a row — the largest row (labels
+   sorted by height, a tile joining the row while its centre is within half the median tile height of the
+   row's mean) holds 14–18 tiles and at least 90 % of the photo's labels. Read with Daishan rules (flowers
+   laid aside, honours in the hand); a photo counts when the tiles of the hand read (every group) are
+   exactly the labelled row's tiles; first from the labels themselves (faces taken as upright: the photos
+   are), to separate the reader's errors from the model's, then from the bundled model. Failures say why:
+   row tiles the detector missed or misnamed, tiles it found right but the reader left out, and tiles
+   read that are not in the row.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np  # noqa: E402
+
+from datasets.read_eval import compare, eval_region, eval_seeds, scene_detections  # noqa: E402
+from datasets.real import load_split  # noqa: E402
+from datasets.synth import generate_scene  # noqa: E402
+from vision.grouping import group_hand  # noqa: E402
+from vision.metrics import box_iou, match_pairs, to_pixel_boxes  # noqa: E402
+
+REAL_RULES = "daishan"
+
+
+def hand_row(boxes: np.ndarray) -> list[int]:
+    """The labels of the photo's largest row (see the module doc)."""
+    if len(boxes) == 0:
+        return []
+    height = float(np.median(boxes[:, 3]))
+    rows: list[list[int]] = []
+    for i in np.argsort(boxes[:, 1]):
+        if rows and abs(boxes[i, 1] - boxes[rows[-1], 1].mean()) < 0.5 * height:
+            rows[-1].append(int(i))
+        else:
+            rows.append([int(i)])
+    return max(rows, key=len)
+
+
+def recognised(truth_boxes: np.ndarray, truth_tiles: list[str], detections) -> tuple[list[str], dict[int, int]]:
+    """What the detector got wrong on the given labelled tiles, and label index → detection index."""
+    pairs = dict(match_pairs(box_iou(truth_boxes, detections.xyxy), 0.5))
+    wrong = []
+    for t, tile in enumerate(truth_tiles):
+        if t not in pairs:
+            wrong.append(f"missed {tile}")
+        elif detections.tiles[pairs[t]] != tile:
+            wrong.append(f"{tile} read as {detections.tiles[pairs[t]]}")
+    return wrong, pairs
+
+
+def synthetic(count: int, detector) -> None:
+    failures, exact = [], 0
+    for seed in eval_seeds(count):
+        scene = generate_scene(seed, eval_region(seed))
+        if detector is None:
+            detections = scene_detections(scene)
+        else:
+            from vision.images import Photo
+
+            detections = detector.detect(Photo(scene.image, scene.image.shape[1], scene.image.shape[0]))
+        reading = group_hand(detections, scene.region)
+        result = compare(reading.player, reading.win_tile, scene)
+        exact += result.exact
+        if not result.exact:
+            why = ""
+            if detector is not None:
+                hand = [i for g in scene.groups for i in g["tiles"]]
+                wrong, _ = recognised(np.array([scene.tiles[i].box for i in hand]).reshape(-1, 4),
+                                      [scene.tiles[i].tile for i in hand], detections)
+                why = f"recognition ({', '.join(wrong[:4])}{'…' if len(wrong) > 4 else ''})" if wrong else "grouping"
+            failures.append(f"  {seed} {scene.region}: {why + ': ' if why else ''}{'; '.join(result.wrong)}")
+    source = "perfect detections (labels)" if detector is None else f"bundled model {detector.model_info['version']}"
+    print(f"synthetic, {source}: {exact}/{count} read exactly ({100 * exact / count:.1f} %)")
+    if detector is not None:
+        grouping = sum(": grouping:" in f for f in failures)
+        print(f"  failures: {len(failures) - grouping} recognition, {grouping} grouping")
+    print("\n".join(failures))
+
+
+def real(detector) -> None:
+    """The real-photo figure; with ``detector`` None, from the labels (boxes and tiles, faces taken as upright)."""
+    from vision.detections import Detections
+    from vision.images import read_photo
+
+    chosen, right, failures = 0, 0, []
+    for photo in load_split("valid"):
+        row = hand_row(photo.boxes)
+        if not 14 <= len(row) <= 18 or len(row) < 0.9 * len(photo.tiles):
+            continue
+        chosen += 1
+        image = read_photo(photo.image)
+        labels = to_pixel_boxes(photo.boxes, image.width, image.height)
+        if detector is None:
+            n = len(labels)
+            detections = Detections(labels, photo.tiles, np.ones(n), (), np.zeros(n, bool), np.zeros(n))
+        else:
+            detections = detector.detect(image)
+        truth, truth_tiles = labels[row], [photo.tiles[i] for i in row]
+        reading = group_hand(detections, REAL_RULES)
+        held = [i for g in reading.groups for i in g.tiles]
+        if Counter(detections.tiles[i] for i in held) == Counter(truth_tiles):
+            right += 1
+            continue
+        wrong, pairs = recognised(truth, truth_tiles, detections)
+        left_out = [truth_tiles[t] for t, d in pairs.items() if d not in held and detections.tiles[d] == truth_tiles[t]]
+        extra = [detections.tiles[i] for i in held if i not in pairs.values()]
+        why = wrong + [f"left out {t}" for t in left_out] + [f"extra {t}" for t in extra]
+        failures.append(f"  {photo.source}: {len(truth_tiles)} tiles; " + ", ".join(why))
+    source = "labels" if detector is None else f"bundled model {detector.model_info['version']}"
+    print(f"real `valid` photos with a complete hand in a row: {chosen}; read with every tile right from the "
+          f"{source}: {right} ({100 * right / max(1, chosen):.1f} %)")
+    print("\n".join(failures))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--count", type=int, default=320, help="held-out synthetic scenes (default 320)")
+    parser.add_argument("--no-model", action="store_true", help="skip the runs with the bundled model")
+    parser.add_argument("--no-real", action="store_true", help="skip the real photos")
+    parser.add_argument("--threads", type=int, default=None, help="ONNX Runtime threads")
+    args = parser.parse_args()
+    synthetic(args.count, None)
+    if not args.no_real:
+        real(None)
+    if args.no_model:
+        return
+    from vision.detector import TileDetector
+
+    detector = TileDetector(threads=args.threads)
+    synthetic(args.count, detector)
+    if not args.no_real:
+        real(detector)
+
+
+if __name__ == "__main__":
+    main()
