@@ -530,9 +530,9 @@ def _peel_aside(row: tuple[tuple[int, ...], ...], tiles: tuple[str, ...],
 
 def _mend_fragments(rows: list[tuple[tuple[int, ...], ...]], tiles: tuple[str, ...], sideways: np.ndarray,
                     layout: Layout) -> tuple[list[tuple[tuple[int, ...], ...]], dict[int, int]]:
-    """Join fragments of a meld that the rows broke apart: two groups of one or two tiles (not counting a
-    stacked one) whose nearest tiles are within 1.3 tile sizes and which together make a pung, chow or
-    kong become one group, in the first one's row. A lone tile continuing the line of a plain group before it
+    """Join fragments of a meld that the rows broke apart: two groups of at most four tiles in all whose
+    nearest tiles are within 1.3 tile sizes and which together make a pung, chow or kong become one
+    group, in the first one's row. A lone tile continuing the line of a plain group before it
     in its row (a winning tile) joins only that group. Of four tiles with one face, one lying off the line
     of the other three is stacked on its nearest neighbour along the line (an added kong)."""
     points, scale = layout.points, layout.scale
@@ -550,10 +550,10 @@ def _mend_fragments(rows: list[tuple[tuple[int, ...], ...]], tiles: tuple[str, .
             return row[k - 1]
         return None
 
-    fragments = [g for row in rows for g in row if len(base(g)) <= 2]
+    fragments = [g for row in rows for g in row if len(base(g)) <= 3]
     used: set[tuple[int, ...]] = set()
     for a, b in ((a, b) for k, a in enumerate(fragments) for b in fragments[k + 1:]):
-        if a in used or b in used or not _is_meld_shape([tiles[i] for i in a + b]):
+        if a in used or b in used or len(a) + len(b) > 4 or not _is_meld_shape([tiles[i] for i in a + b]):
             continue
         if before(a) not in (None, b) or before(b) not in (None, a):
             continue
