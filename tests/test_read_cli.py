@@ -1,0 +1,101 @@
+"""`mjcam read`: the table record built from a reading and the facts given as flags, and the command's
+one-line errors (status 2 for bad input or missing facts)."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from argparse import Namespace
+from pathlib import Path
+
+import cv2
+import pytest
+
+from scoring import score_table
+from tests.test_grouping import laid, row
+from vision.grouping import group_hand
+from vision.detector import CLASSIFIER_MODEL, DETECTOR_MODEL
+from vision.read_cli import ReadError, table_record
+
+MJCAM = Path(sys.executable).parent / "mjcam"
+HAND = (0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 5z", "5z"))
+MODELS_PRESENT = DETECTOR_MODEL.exists() and CLASSIFIER_MODEL.exists()
+
+
+def facts(**given) -> Namespace:
+    defaults = dict(seat=0, self_draw=False, source=None, rob_kong=False, dealer=None, streak=0, flag=[], kong=[],
+                    win_tile=None)
+    return Namespace(**(defaults | given))
+
+
+def test_record_from_reading_and_flags() -> None:
+    reading = group_hand(laid(HAND, (1, row("9p* 9p 9p"))), "daishan", seat=1)
+    record = table_record(reading, facts(seat=1, source=3), None, {"di": 3})
+    assert record == {
+        "rules": "daishan", "options": {"di": 3}, "dealer": 0, "dealer_streak": 0, "indicator": None,
+        "players": [{"concealed": "", "melds": [], "flowers": ""},
+                    {"concealed": "123m456p789s55z", "melds": [{"type": "pung", "tiles": "999p", "from": 0}],
+                     "flowers": ""},
+                    {"concealed": "", "melds": [], "flowers": ""}, {"concealed": "", "melds": [], "flowers": ""}],
+        "win": {"player": 1, "tile": "5z", "by": "discard", "from": 3, "flags": []},
+        "context": {},
+    }
+    assert score_table(record)["net"] == [0, 3, 0, -3]  # Daishan (0 底 + 1) × di 3, no 花, the discarder pays
+
+
+def test_face_down_kong_needs_its_tile() -> None:
+    reading = group_hand(laid(HAND, (1, row("# # # #"))), "daishan")
+    with pytest.raises(ReadError, match=r"cannot score without: --kong TILE \(meld 1 is face down\)"):
+        table_record(reading, facts(self_draw=True), None, {})
+    record = table_record(reading, facts(self_draw=True, kong=["7s"]), None, {})
+    assert record["players"][0]["melds"] == [{"type": "kong", "tiles": "7777s", "concealed": True}]
+
+
+@pytest.mark.parametrize("region, given, missing", [
+    ("daishan", {}, "--self-draw or --from SEAT"),
+    ("wenling", {"self_draw": True}, "--indicator TILE, --dealer N"),
+    ("baicheng", {"source": 2}, "--dealer N"),
+])
+def test_missing_facts_are_listed(region: str, given: dict, missing: str) -> None:
+    reading = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1s", "1s")), (1, row("9p* 9p 9p"))), region)
+    with pytest.raises(ReadError, match=f"cannot score without: {missing}$"):
+        table_record(reading, facts(**given), None, {})
+
+
+def test_contradicting_facts_are_refused() -> None:
+    reading = group_hand(laid(HAND, (1, row("9p* 9p 9p"))), "daishan")
+    with pytest.raises(ReadError, match="either --self-draw or --from SEAT, not both"):
+        table_record(reading, facts(self_draw=True, source=2), None, {})
+    with pytest.raises(ReadError, match="--from 0 is the winner's own seat"):
+        table_record(reading, facts(source=0), None, {})
+
+
+def mjcam(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([str(MJCAM), "read", *args], capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["no-such.jpg", "--rules", "daishan"], "mjcam read: no-such.jpg: no such file\n"),
+    (["x.jpg", "--rules", "daishan", "--indicator", "5q"], "mjcam read: --indicator: bad tile string '5q'"),
+    (["x.jpg", "--rules", "daishan", "--option", "di"], "mjcam read: --option takes KEY=VALUE, e.g. di=2, not 'di'\n"),
+])
+def test_bad_input_is_one_line_with_status_2(args: list[str], message: str) -> None:
+    done = mjcam(*args)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(message) and done.stderr.count("\n") == 1
+
+
+@pytest.mark.skipif(not MODELS_PRESENT, reason="no bundled model in models/")
+def test_photo_read_as_json_and_scoring_asks_for_the_facts(tmp_path: Path) -> None:
+    from datasets.synth import generate_scene
+
+    photo = tmp_path / "hand.jpg"
+    cv2.imwrite(str(photo), generate_scene(9_000_000, "daishan").image)
+    done = mjcam(str(photo), "--rules", "daishan", "--json")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert {"concealed", "melds", "flowers", "win_tile", "groups", "problems", "suggestions", "needs", "tiles"} <= set(out)
+    assert out["needs"][0]["key"] == "win.by" and out["width"] > 0
+    done = mjcam(str(photo), "--rules", "daishan", "--score")
+    assert done.returncode == 2
+    assert done.stderr == "mjcam read: cannot score without: --self-draw or --from SEAT\n"
