@@ -211,9 +211,7 @@ def _hand_frame(centers: np.ndarray, scale: np.ndarray, up: float) -> tuple[np.n
 
 
 def _scales(detections: Detections) -> np.ndarray:
-    """A tile size per detection: the square root of its face area, taken from the box with the tile's own
-    turn in the image undone (a 3 × 4 face turned by φ fills a box of area ab·(1 + 1.04·|sin 2φ|)); the
-    same for a tile turned by 90°."""
+    """A tile size per detection: the square root of its box's area (the same for a tile turned by 90°)."""
     w, h = detections.sizes.T
     return np.sqrt(np.maximum(w * h, 1e-6))
 
@@ -251,7 +249,7 @@ def _stacked(rows: list[list[tuple[int, ...]]], points: np.ndarray, scale: np.nd
 def _overlapping_tops(points: np.ndarray, scale: np.ndarray, detections: Detections) -> set[int]:
     """Tiles that surely lie on top of another, kept out of the rows: of two tiles with the same face whose
     centres are less than 0.45 tile sizes apart along the row and 0.2–1.15 across it, the one with no
-    neighbour in line when the other has one."""
+    neighbour in line (off by more than 0.25 tile sizes) when the other has one (within 0.15)."""
     tops: set[int] = set()
     n = len(points)
     for i in range(n):
@@ -262,7 +260,7 @@ def _overlapping_tops(points: np.ndarray, scale: np.ndarray, detections: Detecti
             if dx < 0.45 and 0.2 < dy < 1.15:
                 others = [k for k in range(n) if k not in (i, j)]
                 off_i, off_j = _off_line(points, scale, i, others), _off_line(points, scale, j, others)
-                if min(off_i, off_j) < 0.15 < 0.25 < max(off_i, off_j):
+                if min(off_i, off_j) < 0.15 and max(off_i, off_j) > 0.25:
                     tops.add(i if off_i > off_j else j)
     return tops
 
@@ -438,9 +436,10 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
     the table record. ``tiles`` and ``sideways`` are indexed like the layout's detections.
 
     The concealed group is the one followed in its row by a lone tile set apart (the winning tile); if
-    several could be, the one giving the region's hand size with the fewest tiles that fit no group. From there the hand grows by groups within HAND_REACH tile sizes of it that read as melds or flowers; a group
-    that reads as neither belongs to the hand only when it sits in a row beside a group of the hand (it is
-    then reported as a problem). Everything else is left ``away`` (other players' tiles, the wall).
+    several could be, the one giving the region's hand size with the fewest tiles that fit no group. From
+    there the hand grows by groups within HAND_REACH of it that read as melds or flowers; a group that
+    reads as neither belongs to the hand only when it sits in a row beside a group of the hand (it is then
+    reported as a problem). Everything else is left ``away`` (other players' tiles, the wall).
     """
     aside = laid_aside(region, indicator, options)
     rows, stacked = _mend_fragments([_peel_aside(row, tiles, aside) for row in layout.rows], tiles, sideways, layout)
@@ -449,6 +448,7 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
     marked = {g for g in groups if any(sideways[i] or tiles[i] == BACK for i in g) or len(base_of[g]) < len(g)}
     flowers = {g for g in groups if g not in marked and all(tiles[i] in aside for i in g)}
     plain = [g for g in groups if g not in marked and g not in flowers]
+
     def joins_by(g: tuple[int, ...]) -> str:
         if g in flowers or _meld_like(g, base_of[g], tiles, layout, home):
             return "reach"
@@ -532,9 +532,9 @@ def _mend_fragments(rows: list[tuple[tuple[int, ...], ...]], tiles: tuple[str, .
                     layout: Layout) -> tuple[list[tuple[tuple[int, ...], ...]], dict[int, int]]:
     """Join fragments of a meld that the rows broke apart: two groups of at most four tiles in all whose
     nearest tiles are within 1.3 tile sizes and which together make a pung, chow or kong become one
-    group, in the first one's row. A lone tile continuing the line of a plain group before it
-    in its row (a winning tile) joins only that group. Of four tiles with one face, one lying off the line
-    of the other three is stacked on its nearest neighbour along the line (an added kong)."""
+    group, in the first one's row. A lone tile continuing the line of a plain group before it in its row
+    (a winning tile) joins only that group. Of four tiles with one face, one lying off the line of the
+    other three is stacked on its nearest neighbour along the line (an added kong)."""
     points, scale = layout.points, layout.scale
     stacked = dict(layout.stacked)
     rows = [list(row) for row in rows]
