@@ -179,6 +179,16 @@ def test_doubtful_tile_suggests_its_alternative_with_probability() -> None:
     assert 0.5 < best.probability <= 1
 
 
+def test_misread_meld_tile_is_fixed_by_its_alternative() -> None:
+    misread = {13: (0.5, (("9p", 0.45),))}
+    hand = group_hand(laid(DAISHAN, (1, row("9p* 9p 8p")), reads=misread), "daishan")
+    assert hand.melds == ({"type": "pung", "tiles": "899p", "from": 3},)
+    assert "meld 1: 9p 9p 8p is no pung" in hand.problems
+    best = hand.suggestions[0]
+    assert best.changes == ((13, "9p"),)
+    assert best.hand["melds"] == [{"type": "pung", "tiles": "999p", "from": 3}]
+
+
 def test_far_tiles_are_left_away() -> None:
     wall = (-7, row("# # # # # # # # # #"))
     hand = group_hand(laid(wall, DAISHAN, PUNG), "daishan")

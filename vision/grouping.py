@@ -450,7 +450,7 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
     plain = [g for g in groups if g not in marked and g not in flowers]
 
     def joins_by(g: tuple[int, ...]) -> str:
-        if g in flowers or _meld_like(g, base_of[g], tiles, layout, home):
+        if g in flowers or _meld_like(g, base_of[g], tiles, sideways, layout, home):
             return "reach"
         return "never" if all(tiles[i] == BACK for i in g) else "row"
 
@@ -614,11 +614,11 @@ def _concealed_candidates(rows: list[tuple[tuple[int, ...], ...]], plain: list[t
     return pairs
 
 
-def _meld_like(group: tuple[int, ...], base: tuple[int, ...], tiles: tuple[str, ...], layout: Layout,
-               home: tuple[tuple[int, ...], ...]) -> bool:
-    """Whether a group reads as a meld: three or four tiles that are a set, a marked meld (sideways or
-    stacked tile), or a concealed kong in the concealed group's row ``home`` or in front of it (four backs
-    behind it are the wall)."""
+def _meld_like(group: tuple[int, ...], base: tuple[int, ...], tiles: tuple[str, ...], sideways: np.ndarray,
+               layout: Layout, home: tuple[tuple[int, ...], ...]) -> bool:
+    """Whether a group reads as a meld: three or four tiles that are a set or marked as a meld (a sideways,
+    stacked or face-down tile), four backs only in the concealed group's row ``home`` or in front of it
+    (four backs behind it are the wall)."""
     codes = [tiles[i] for i in group]
     if len(base) not in (3, 4):
         return False
@@ -629,7 +629,7 @@ def _meld_like(group: tuple[int, ...], base: tuple[int, ...], tiles: tuple[str, 
         slope = np.polyfit(row[:, 0], row[:, 1], 1)[0] if len(row) > 1 else 0.0
         line_y = row[:, 1].mean() + slope * (layout.points[list(group), 0].mean() - row[:, 0].mean())
         return line_y - layout.points[list(group), 1].mean() < 0.6 * float(np.mean(layout.scale[list(group)]))
-    if BACK in codes or len(base) < len(group):
+    if BACK in codes or len(base) < len(group) or any(sideways[i] for i in group):
         return True
     return len(set(codes)) == 1 or (len(codes) == 3 and _is_run(codes)) or sorted(codes) == ["1z", "2z", "3z", "4z"]
 
