@@ -1,11 +1,11 @@
 """The held-out synthetic hand photos that measure the reader (`vision.grouping`, `vision.read`).
 
-Scenes come from `datasets.synth.generate_scene` with the seeds from 9,100,000 on, kept out of training and
-out of the reader's development (which looked at seeds 9,000,000–9,099,999): no training data may use
-seeds 9,000,000–9,199,999. The regions take turns, a quarter of the set each. A scene is read *exactly* when the player's concealed
-tiles, every meld (type, tiles, concealed/added, source seat) and the flowers equal the scene's labels and
-the winning tile is the one set apart. The identity of a concealed kong shown with four backs is not in
-the picture, so a reading that leaves it blank matches.
+Scenes come from `datasets.synth.generate_scene` with the seeds from 9,100,000 on, kept out of training
+and out of the reader's development (which looked at seeds 9,000,000–9,099,999): no training data may
+use seeds 9,000,000–9,199,999. The regions take turns, a quarter of the set each. A scene is read
+*exactly* when the player's concealed tiles, every meld (type, tiles, concealed/added, source seat) and
+the flowers equal the scene's labels and the winning tile is the one set apart. The identity of a
+concealed kong shown with four backs is not in the picture, so a reading that leaves it blank matches.
 """
 from __future__ import annotations
 
