@@ -10,9 +10,11 @@ CROP_PAD = 0.08
 
 
 def tile_crop(image: np.ndarray, box: np.ndarray, size: int = CROP_SIZE, pad: float = CROP_PAD) -> np.ndarray:
-    """The box's pixels (widened by ``pad``), letterboxed into a ``size``×``size`` square (aspect kept).
+    """The box's pixels (widened by ``pad``) resized to a ``size``×``size`` square.
 
-    Parts of the widened box outside the image are filled by replicating the image border.
+    The aspect ratio is not kept: every tile fills the square, so a tile in a photo that was stretched
+    (or seen at a grazing angle) looks like any other; which way its face points still shows. Parts of the
+    widened box outside the image are filled by replicating the image border.
     """
     x1, y1, x2, y2 = (float(v) for v in box)
     margin = pad * max(x2 - x1, y2 - y1)
@@ -28,13 +30,8 @@ def tile_crop(image: np.ndarray, box: np.ndarray, size: int = CROP_SIZE, pad: fl
             region, max(-top, 0), max(bottom - height, 0), max(-left, 0), max(right - width, 0), cv2.BORDER_REPLICATE
         )
     h, w = region.shape[:2]
-    scale = size / max(w, h)
-    out_w, out_h = max(1, round(w * scale)), max(1, round(h * scale))
-    resized = cv2.resize(region, (out_w, out_h), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
-    canvas = np.full((size, size, 3), 114, np.uint8)
-    ox, oy = (size - out_w) // 2, (size - out_h) // 2
-    canvas[oy : oy + out_h, ox : ox + out_w] = resized
-    return canvas
+    shrinking = w > size and h > size
+    return cv2.resize(region, (size, size), interpolation=cv2.INTER_AREA if shrinking else cv2.INTER_LINEAR)
 
 
 def crops_batch(image: np.ndarray, boxes: np.ndarray, size: int = CROP_SIZE) -> np.ndarray:
