@@ -6,7 +6,7 @@ PIP    := $(PY) -m pip
 HOST   ?= 127.0.0.1
 PORT   ?= 8000
 
-.PHONY: run test install install-test apt-test train dataset bench clean
+.PHONY: run test install install-test apt-test model bench clean
 
 $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,15 +36,12 @@ install-test: $(VENV)/.installed-test
 test: apt-test install-test
 	$(PY) -m pytest -q
 
-# Training (CPU; see models/README.md): build the datasets, then train and export the bundled model.
+# Rebuild the bundled model from ../shared on the CPU (hours; resumable): see models/README.md.
 $(VENV)/.installed-train: pyproject.toml | $(VENV)/bin/python
 	$(PIP) install -q -e '.[train,test]'
 	touch $(VENV)/.installed $(VENV)/.installed-test $@
 
-dataset: $(VENV)/.installed-train
-	$(PY) -m datasets.build
-
-train: dataset
+model: $(VENV)/.installed-train
 	$(PY) -m datasets.train
 
 bench: install-test

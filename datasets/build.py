@@ -56,6 +56,10 @@ def build_detector_dataset(root: Path) -> Path:
     yaml = root / "data.yaml"
     names = "".join(f"  {i}: {name}\n" for i, name in enumerate(CLASS_NAMES))
     yaml.write_text(f"path: {root}\ntrain: images/train\nval: images/val\nnames:\n{names}")
+    # the real photos alone (the detector's first stage)
+    real = sorted(str(p) for p in (root / "images" / "train").glob("*.jpg") if not p.name.startswith("synth_"))
+    (root / "train_real.txt").write_text("\n".join(real) + "\n")
+    (root / "data_real.yaml").write_text(f"path: {root}\ntrain: train_real.txt\nval: images/val\nnames:\n{names}")
     return yaml
 
 

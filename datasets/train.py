@@ -1,0 +1,71 @@
+"""Rebuild the bundled model from ../shared, stage by stage (each stage is skipped once its output exists).
+
+    python -m datasets.train            # or: make model
+
+1. `datasets.build`: the detector dataset (real + 1,500 synthetic scenes) and the classifier crop sets;
+2. `datasets.warm_start`: YOLO11n warm-started from `mahjong-detector` (downloaded from PyPI);
+3. the detector: 2 epochs on the real photos only, then 6 on real + synthetic (480 px, one class);
+4. the classifier: 12 epochs of 200 steps (batch 256) on every crop set, twice (the second run starts
+   from the first one's best weights);
+5. `datasets.export`: both to ONNX in `models/`.
+
+Interrupted training stages resume from their last checkpoint when run again.
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+from datasets.build import BUILD
+
+RUNS = BUILD / "runs"
+
+
+def run(*args: str) -> None:
+    print("+", " ".join(args), flush=True)
+    subprocess.run([sys.executable, "-m", *args], check=True)
+
+
+def detector_stage(name: str, epochs: int, init: Path, data: Path) -> Path:
+    weights = RUNS / name / "weights"
+    done = RUNS / name / "results.csv"
+    if done.exists() and len(done.read_text().splitlines()) > epochs:
+        return weights / "last.pt"
+    if (weights / "last.pt").exists():
+        run("datasets.train_detector", "--name", name, "--resume")
+    else:
+        run("datasets.train_detector", "--name", name, "--epochs", str(epochs), "--init", str(init), "--data", str(data))
+    return weights / "last.pt"
+
+
+def classifier_stage(name: str, init: Path | None) -> Path:
+    out = RUNS / name
+    last = out / "last.pt"
+    args = ["datasets.train_classifier", "--epochs", "12", "--steps", "200", "--out", str(out)]
+    if last.exists():
+        import torch
+
+        if torch.load(last, weights_only=False)["epoch"] + 1 >= 12:
+            return out / "best.pt"
+        args.append("--resume")
+    elif init is not None:
+        args += ["--init", str(init)]
+    run(*args)
+    return out / "best.pt"
+
+
+def main() -> None:
+    if not (BUILD / "detector" / "data.yaml").exists() or not (BUILD / "classifier" / "synth.npz").exists():
+        run("datasets.build")
+    if not (BUILD / "warm_start.pt").exists():
+        run("datasets.warm_start", "--images", str(BUILD / "detector" / "images" / "train"))
+    real_only = detector_stage("detector_real", 2, BUILD / "warm_start.pt", BUILD / "detector" / "data_real.yaml")
+    detector = detector_stage("detector", 6, real_only, BUILD / "detector" / "data.yaml")
+    first = classifier_stage("classifier_1", None)
+    classifier = classifier_stage("classifier", first)
+    run("datasets.export", "--detector", str(detector.parent / "best.pt"), "--classifier", str(classifier))
+
+
+if __name__ == "__main__":
+    main()
