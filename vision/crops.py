@@ -6,7 +6,7 @@ import numpy as np
 
 CROP_SIZE = 64
 CROP_PAD = 0.08
-"""Each side of a box is widened by this share of the box's longer side before cropping."""
+"""Each side of a box is widened by this share of the box's size along that axis before cropping."""
 
 
 def tile_crop(image: np.ndarray, box: np.ndarray, size: int = CROP_SIZE, pad: float = CROP_PAD) -> np.ndarray:
@@ -17,9 +17,9 @@ def tile_crop(image: np.ndarray, box: np.ndarray, size: int = CROP_SIZE, pad: fl
     widened box outside the image are filled by replicating the image border.
     """
     x1, y1, x2, y2 = (float(v) for v in box)
-    margin = pad * max(x2 - x1, y2 - y1)
-    left, top = int(np.floor(x1 - margin)), int(np.floor(y1 - margin))
-    right, bottom = int(np.ceil(x2 + margin)), int(np.ceil(y2 + margin))
+    margin_x, margin_y = pad * (x2 - x1), pad * (y2 - y1)
+    left, top = int(np.floor(x1 - margin_x)), int(np.floor(y1 - margin_y))
+    right, bottom = int(np.ceil(x2 + margin_x)), int(np.ceil(y2 + margin_y))
     right, bottom = max(right, left + 1), max(bottom, top + 1)
     height, width = image.shape[:2]
     region = image[max(top, 0) : min(bottom, height), max(left, 0) : min(right, width)]
