@@ -18,9 +18,13 @@ import sys
 import tempfile
 import zipfile
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
+
+if TYPE_CHECKING:
+    import torch
 
 MAHJONG_DETECTOR = "mahjong-detector==0.0.6"
 

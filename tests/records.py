@@ -8,6 +8,10 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from scoring import RecordError, score_table
+
 _MELDS = {
     "c": {"type": "chow"}, "p": {"type": "pung"}, "k": {"type": "kong"}, "a": {"type": "kong", "added": True},
     "K": {"type": "kong", "concealed": True}, "w": {"type": "whirlwind"}, "b": {"type": "pung", "bao": True},
@@ -45,3 +49,12 @@ def winner_record(rules: str, concealed: str, win_tile: str, by: str = "self_dra
     """A record with one hand: seat ``seat`` wins on ``win_tile`` (from seat ``source`` unless self-drawn)."""
     win = (seat, win_tile, by) if by == "self_draw" else (seat, win_tile, by, source)
     return record(rules, {seat: player(concealed, melds_text, flowers)}, win, **kw)
+
+
+def rejected(rec: dict[str, Any]) -> str:
+    """The one-line message with which the scorer rejects ``rec`` (fails if it scores or spans lines)."""
+    with pytest.raises(RecordError) as caught:
+        score_table(rec)
+    message = str(caught.value)
+    assert message and "\n" not in message
+    return message

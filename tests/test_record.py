@@ -3,8 +3,8 @@ import copy
 
 import pytest
 
-from scoring import RecordError, is_winning_hand, score_table, validate_table
-from tests.records import player, record, winner_record
+from scoring import RecordError, is_winning_hand, validate_table
+from tests.records import player, record, rejected, winner_record
 
 GOOD = winner_record("daishan", "123456789m123p55s", "5s", "discard", seat=1, source=2)
 
@@ -22,14 +22,6 @@ def edited(path: str, value, base: dict = GOOD) -> dict:
     else:
         target[key] = value
     return out
-
-
-def rejected(rec) -> str:
-    with pytest.raises(RecordError) as caught:
-        score_table(rec)
-    message = str(caught.value)
-    assert message and "\n" not in message
-    return message
 
 
 def test_good_record_passes():

@@ -8,8 +8,8 @@ discarder pay 2 and P3 pays 1.
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from scoring import RecordError, is_winning_hand, score_table
-from tests.records import melds, player, record, winner_record
+from scoring import is_winning_hand, score_table
+from tests.records import melds, player, record, rejected, winner_record
 from tests.strategies import legal_tables
 
 MELDS = "p555p c234m"
@@ -31,14 +31,6 @@ def fan(concealed: str, tile: str, by: str = "discard", **kw) -> int:
 def rules(concealed: str, tile: str, by: str = "discard", **kw) -> list[str]:
     result = score_table(baicheng(concealed, tile, by, **kw))
     return [i["rule"] for i in result["players"][result["winner"]]["items"]]
-
-
-def rejected(rec: dict) -> str:
-    with pytest.raises(RecordError) as caught:
-        score_table(rec)
-    message = str(caught.value)
-    assert message and "\n" not in message
-    return message
 
 
 # -- win conditions ---------------------------------------------------------------------------------------------

@@ -7,10 +7,10 @@ and two flowers 東 南 (so 平和 does not apply): each payer pays 2 + 0 + 0 + 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 
-from scoring import RecordError, is_winning_hand, score_table, validate_table
+from scoring import is_winning_hand, score_table, validate_table
 from scoring.fuzhou import REGION as FUZHOU
 from scoring.tiles import parse_tiles
-from tests.records import player, record, winner_record
+from tests.records import player, record, rejected, winner_record
 from tests.strategies import idle_gold, legal_tables
 
 CHOWS = "c123m c456m c789m"
@@ -34,14 +34,6 @@ def paid(concealed: str, tile: str, by: str = "discard", **kw) -> int:
 def rules(concealed: str, tile: str, by: str = "discard", **kw) -> list[str]:
     result = score_table(fuzhou(concealed, tile, by, **kw))
     return [i["rule"] for i in result["players"][result["winner"]]["items"]]
-
-
-def rejected(rec: dict) -> str:
-    with pytest.raises(RecordError) as caught:
-        score_table(rec)
-    message = str(caught.value)
-    assert message and "\n" not in message
-    return message
 
 
 # -- the amount: 花 + 金 + 连庄 + 5 (+ 特殊), ×2 on 自摸 -------------------------------------------------------

@@ -76,7 +76,7 @@ def _with_one_more_de(record: dict, index: int) -> dict | None:
     if not free or hand[index] in roles.de:
         return None
     out = copy.deepcopy(record)
-    replaced, hand[index] = hand[index], free[0]
+    hand[index] = free[0]
     out["players"][win["player"]]["concealed"] = "".join(hand)
     if win["tile"] not in hand:
         if win["by"] != "self_draw":
