@@ -1,7 +1,10 @@
 """The tile classifier network (PyTorch, training only; it runs through ONNX Runtime in `vision/`).
 
-A small plain CNN on a 64×64 RGB crop: 43 class logits (42 faces + back) and the face's up direction as a
-unit vector (cos, sin of the angle, 0 = up, clockwise), from which the detector derives `sideways`.
+A small plain CNN on a 64×64 RGB crop: 43 class logits (42 faces + back) and 4 orientation logits, which
+way the face's top points in the crop (up, right, down, left). The exported model turns the orientation
+into a unit up vector (cos, sin of the angle, 0 = up, clockwise), from which the detector derives
+`sideways`. Orientation is a classification, not a regression: quarter turns are what matter, and the
+crop (stretched to a square) keeps them while it bends the angles between.
 """
 from __future__ import annotations
 
@@ -31,7 +34,7 @@ class TileClassifierNet(nn.Module):
         self.pool = nn.AdaptiveAvgPool2d(1)
         self.dropout = nn.Dropout(0.2)
         self.classes = nn.Linear(8 * w, num_classes)
-        self.up = nn.Linear(8 * w, 2)
+        self.up = nn.Linear(8 * w, 4)
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         features = self.dropout(self.pool(self.features(x)).flatten(1))
@@ -39,12 +42,14 @@ class TileClassifierNet(nn.Module):
 
 
 class ExportedClassifier(nn.Module):
-    """What the ONNX file computes: class probabilities and a unit up vector."""
+    """What the ONNX file computes: class probabilities and a unit up vector (orientation-weighted mean)."""
 
     def __init__(self, net: TileClassifierNet) -> None:
         super().__init__()
         self.net = net
 
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        logits, up = self.net(x)
-        return torch.softmax(logits, dim=1), nn.functional.normalize(up, dim=1)
+        logits, turns = self.net(x)
+        q = torch.softmax(turns, dim=1)  # up, right, down, left: angles 0, 90, 180, 270
+        up = torch.stack([q[:, 0] - q[:, 2], q[:, 1] - q[:, 3]], dim=1)
+        return torch.softmax(logits, dim=1), nn.functional.normalize(up, dim=1, eps=1e-6)

@@ -64,17 +64,16 @@ def augment(x: torch.Tensor, up: torch.Tensor, gen: torch.Generator) -> tuple[to
     return out.clamp(0, 1), up
 
 
-def orientation_loss(pred: torch.Tensor, up_deg: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
-    """1 − cos of the angle error where the up angle is known; backs only by their axis (angle mod 180)."""
+def orientation_loss(turn_logits: torch.Tensor, up_deg: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
+    """Cross-entropy of the quarter turn where the up angle is known; a back only by its axis (either end)."""
     known = ~torch.isnan(up_deg)
     if not known.any():
-        return pred.sum() * 0
-    pred = F.normalize(pred[known], dim=1)
-    theta = torch.deg2rad(up_deg[known])
-    pred_theta = torch.atan2(pred[:, 1], pred[:, 0])
-    is_back = labels[known] == BACK_INDEX
-    error = torch.where(is_back, 1 - torch.cos(2 * (pred_theta - theta)), 1 - torch.cos(pred_theta - theta))
-    return error.mean()
+        return turn_logits.sum() * 0
+    log_q = F.log_softmax(turn_logits[known], dim=1)
+    turn = torch.remainder(torch.round(up_deg[known] / 90), 4).long()
+    face = log_q.gather(1, turn[:, None])[:, 0]
+    axis = torch.logsumexp(torch.stack([face, log_q.gather(1, ((turn + 2) % 4)[:, None])[:, 0]]), dim=0)
+    return -torch.where(labels[known] == BACK_INDEX, axis, face).mean()
 
 
 @torch.no_grad()
@@ -111,8 +110,10 @@ def main() -> None:
     valid = np.load(args.data / "real_valid.npz")
 
     net = TileClassifierNet()
-    if args.init:
-        net.load_state_dict(torch.load(args.init, weights_only=False)["net"])
+    if args.init:  # tensors whose shape changed (a new head) keep their fresh initialisation
+        own = net.state_dict()
+        init = torch.load(args.init, weights_only=False)["net"]
+        net.load_state_dict({k: v for k, v in init.items() if own[k].shape == v.shape}, strict=False)
     steps = args.steps or math.ceil(len(labels) / args.batch)
     optimizer = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
     total, warmup = args.epochs * steps, max(1, steps // 2)
@@ -138,7 +139,7 @@ def main() -> None:
             x, angle = augment(to_tensor(crops[rows]), torch.from_numpy(up[rows]), gen)
             y = torch.from_numpy(labels[rows])
             logits, up_pred = net(x)
-            loss = F.cross_entropy(logits, y, label_smoothing=0.05) + 0.5 * orientation_loss(up_pred, angle, y)
+            loss = F.cross_entropy(logits, y, label_smoothing=0.05) + orientation_loss(up_pred, angle, y)
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()

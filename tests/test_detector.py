@@ -1,0 +1,129 @@
+"""The bundled model on real photos from `valid` and on synthetic hands, and `mjcam detect` / `mjcam eval`."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from datasets.real import REAL_DATA, dataset_tile_codes, load_split
+from vision.detections import BACK, CLASS_NAMES
+from vision.detector import TileDetector
+from vision.images import read_photo
+from vision.metrics import box_iou, match_pairs, to_pixel_boxes
+
+MJCAM = [sys.executable, "-m", "mjcam.cli"]
+HAND_PHOTOS = sorted(p for p in load_split("valid") if p.source.startswith("hand_"))
+
+
+@pytest.fixture(scope="module")
+def detector() -> TileDetector:
+    return TileDetector()
+
+
+def tile_accuracy(detector: TileDetector, photos) -> tuple[int, int, list[str]]:
+    """Labelled tiles found at IoU ≥ 0.5 with the right code, labelled tiles, and per-photo misses."""
+    right = total = 0
+    misses = []
+    for photo in photos:
+        image = read_photo(photo.image)
+        found = detector.detect(image)
+        truth = to_pixel_boxes(photo.boxes, image.width, image.height)
+        pairs = dict(match_pairs(box_iou(truth, found.xyxy), 0.5))
+        ok = [t in pairs and found.tiles[pairs[t]] == tile for t, tile in enumerate(photo.tiles)]
+        right += sum(ok)
+        total += len(ok)
+        if not all(ok):
+            misses.append(f"{photo.image.name[:30]}: {sum(ok)}/{len(ok)}")
+    return right, total, misses
+
+
+def test_real_hand_photos_tiles_found_and_named(detector):
+    """The `hand_*` photos of valid (phone shots of hands in a row): nearly every tile found and named."""
+    assert len(HAND_PHOTOS) >= 20
+    right, total, misses = tile_accuracy(detector, HAND_PHOTOS)
+    assert right / total >= 0.95, f"{right}/{total}; " + ", ".join(misses)
+
+
+def test_a_whole_real_hand_is_read_tile_for_tile(detector):
+    """At least half of the hand photos come out with every labelled tile found and named right."""
+    perfect = sum(not tile_accuracy(detector, [photo])[2] for photo in HAND_PHOTOS)
+    assert perfect >= len(HAND_PHOTOS) // 2
+
+
+def test_detections_carry_boxes_alternatives_and_angles(detector):
+    photo = read_photo(HAND_PHOTOS[0].image)
+    found = detector.detect(photo)
+    assert len(found) >= 10
+    assert (found.xyxy[:, 2] > found.xyxy[:, 0]).all() and (found.xyxy[:, 3] > found.xyxy[:, 1]).all()
+    assert found.xyxy.min() >= 0 and found.xyxy[:, 2].max() <= photo.width and found.xyxy[:, 3].max() <= photo.height
+    for tile, confidence, alternatives in zip(found.tiles, found.confidence, found.alternatives):
+        assert tile in CLASS_NAMES and 0 < confidence <= 1
+        assert len(alternatives) == 3 and all(p <= confidence for _, p in alternatives)
+        assert tile not in [code for code, _ in alternatives]
+
+
+def test_face_down_tiles_and_sideways_tiles_on_synthetic_hands(detector):
+    from datasets.synth import generate_scene
+
+    backs = backs_found = sideways = sideways_found = 0
+    for seed in range(8_100_000, 8_100_012):  # held out: training scenes use seeds below 1,500
+        scene = generate_scene(seed, kind="hand_only")
+        found = detector.detect(scene.image)
+        pairs = dict(match_pairs(box_iou(np.array([t.box for t in scene.tiles]), found.xyxy), 0.5))
+        for t, tile in enumerate(scene.tiles):
+            hit = pairs.get(t)
+            backs += tile.tile == BACK
+            backs_found += tile.tile == BACK and hit is not None and found.tiles[hit] == BACK
+            sideways += tile.sideways
+            sideways_found += tile.sideways and hit is not None and bool(found.sideways[hit])
+    assert backs >= 8 and sideways >= 8
+    assert backs_found / backs >= 0.9 and sideways_found / sideways >= 0.9
+
+
+def test_rotated_photo_finds_the_same_tiles(detector):
+    import cv2
+
+    photo = read_photo(HAND_PHOTOS[1].image)
+    upright = Counter(detector.detect(photo).tiles)
+    turned = Counter(detector.detect(cv2.rotate(photo.image, cv2.ROTATE_180)).tiles)
+    assert sum((upright & turned).values()) >= 0.9 * sum(upright.values())
+
+
+def test_detect_command_json_and_bad_photo(tmp_path):
+    good = [str(p.image) for p in HAND_PHOTOS[:2]]
+    bad = tmp_path / "notes.jpg"
+    bad.write_text("not a photo")
+    annotated = tmp_path / "annotated"
+    result = subprocess.run([*MJCAM, "detect", good[0], str(bad), good[1], "--json", "--annotate", str(annotated)],
+                            capture_output=True, text=True, timeout=300)
+    assert result.returncode == 1
+    lines = result.stdout.splitlines()
+    assert len(lines) == 2
+    first = json.loads(lines[0])
+    assert first["file"] == Path(good[0]).name and first["width"] == 640 and first["height"] == 640
+    assert set(first["tiles"][0]) >= {"box", "tile", "confidence", "alternatives", "sideways"}
+    assert result.stderr.strip() == f"mjcam detect: {bad}: not an image (JPEG, PNG, WebP, BMP or TIFF expected)"
+    assert sorted(p.name for p in annotated.iterdir()) == sorted(Path(g).stem + ".jpg" for g in good)
+
+
+def test_eval_command_on_a_yolo_folder(tmp_path):
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    for photo in HAND_PHOTOS[:3]:
+        os.symlink(photo.image, tmp_path / "images" / photo.image.name)
+        label = REAL_DATA / "valid" / "labels" / (photo.image.stem + ".txt")
+        (tmp_path / "labels" / label.name).write_text(label.read_text())
+    (tmp_path / "classes.txt").write_text("\n".join(dataset_tile_codes()) + "\n")
+    result = subprocess.run([*MJCAM, "eval", str(tmp_path), "--json"], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout)
+    assert summary["photos"] == 3 and summary["labelled_tiles"] == sum(len(p.tiles) for p in HAND_PHOTOS[:3])
+    assert 0.5 < summary["mAP50"] <= 1 and 0.5 < summary["tile_accuracy"] <= 1
+    missing = subprocess.run([*MJCAM, "eval", str(tmp_path / "nowhere")], capture_output=True, text=True)
+    assert missing.returncode == 2 and "expected a folder with images/ and labels/" in missing.stderr
