@@ -5,7 +5,8 @@
 - Real photos (../shared/data/chinese-mahjong-detection/valid, CC BY 4.0): mAP50, mAP50-95, tile accuracy,
   per-class recall and AP50 (as `mjcam eval`).
 - Synthetic hands (seeds 8,000,000 onwards, never used for training, which uses seeds below 1,500): `back`
-  recall and how often the `sideways` flag is right on the tiles found.
+  recall and how often the `sideways` flag is right on the tiles found, for hands alone and for hands
+  with other tiles behind them.
 - A confusion matrix picture of the real photos: labelled tile (row) against the detector's top class
   (column) for every labelled tile found at IoU ≥ 0.5, plus a "missed" column.
 """
@@ -75,13 +76,14 @@ def draw_confusion(counts: np.ndarray, path: Path) -> None:
     cv2.imwrite(str(path), image)
 
 
-def synthetic_scores(detector: TileDetector, count: int) -> dict:
-    """`back` recall and sideways-flag accuracy on held-out synthetic hands."""
+def synthetic_scores(detector: TileDetector, count: int, kind: str) -> dict:
+    """`back` recall and sideways-flag accuracy on held-out synthetic scenes of a kind: `hand_only` (a hand
+    alone) or `hand` (often with walls, other hands and discards behind it, every tile counted)."""
     from datasets.synth import generate_scene
 
     backs = backs_found = matched = sideways_right = sideways_tiles = sideways_found = 0
     for seed in range(SYNTH_EVAL_SEED, SYNTH_EVAL_SEED + count):
-        scene = generate_scene(seed, kind="hand")
+        scene = generate_scene(seed, kind=kind)
         found = detector.detect(scene.image)
         truth = np.array([t.box for t in scene.tiles], np.float32)
         pairs = dict(match_pairs(box_iou(truth, found.xyxy), 0.5))
@@ -96,6 +98,7 @@ def synthetic_scores(detector: TileDetector, count: int) -> dict:
                 sideways_right += right
                 sideways_found += tile.sideways and right
     return {
+        "kind": kind,
         "scenes": count,
         "back_labels": backs,
         "back_recall": backs_found / max(backs, 1),
@@ -121,8 +124,9 @@ def main() -> None:
     print("| tile | labelled | recall | AP50 |\n| --- | --- | --- | --- |")
     for tile, row in real["per_class"].items():
         print(f"| {tile} | {row['labelled']} | {row['recall']:.3f} | {row['AP50']:.3f} |")
-    synthetic = synthetic_scores(detector, args.synthetic)
-    print(f"synthetic held-out hands: {synthetic}")
+    synthetic = [synthetic_scores(detector, args.synthetic, kind) for kind in ("hand_only", "hand")]
+    for scores in synthetic:
+        print(f"synthetic held-out scenes: {scores}")
     draw_confusion(confusion_on_valid(detector), args.confusion)
     print(f"wrote {args.confusion}")
     if args.json:

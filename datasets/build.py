@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 
 from datasets.real import SHARED, LabelledPhoto, load_split
-from vision.crops import tile_crop
+from vision.crops import box_aspects, tile_crop
 from vision.detections import BACK, CLASS_NAMES
 from vision.metrics import to_pixel_boxes
 
@@ -73,12 +73,15 @@ def jitter_box(box: np.ndarray, rng: np.random.Generator, amount: float = 0.08) 
     return np.array([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2])
 
 
-def save_crops(path: Path, crops: list[np.ndarray], labels: list[int], up: list[float], group: list[str]) -> None:
-    """One crop set: uint8 BGR crops, class indices, up angles in degrees (NaN: unknown), source names."""
+def save_crops(path: Path, crops: list[np.ndarray], boxes: list[np.ndarray], labels: list[int], up: list[float],
+               group: list[str]) -> None:
+    """One crop set: uint8 BGR crops, their boxes' log aspect ratios, class indices, up angles in degrees
+    (NaN: unknown), source names."""
     path.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(
         path,
         crops=np.stack(crops) if crops else np.zeros((0, 64, 64, 3), np.uint8),
+        aspect=box_aspects(np.array(boxes)),
         labels=np.array(labels, np.int64),
         up=np.array(up, np.float32),
         group=np.array(group),
@@ -89,32 +92,34 @@ def save_crops(path: Path, crops: list[np.ndarray], labels: list[int], up: list[
 def build_real_crops(split: str, path: Path, jittered: int, seed: int = 0) -> None:
     """Crops of every labelled tile of a real split: the box itself and ``jittered`` moved copies."""
     rng = np.random.default_rng(seed)
-    crops, labels, up, group = [], [], [], []
+    crops, boxes, labels, up, group = [], [], [], [], []
     for photo in load_split(split):
         image = cv2.imread(str(photo.image))
         height, width = image.shape[:2]
         for box, tile in zip(to_pixel_boxes(photo.boxes, width, height), photo.tiles):
             for box_variant in [box] + [jitter_box(box, rng) for _ in range(jittered)]:
                 crops.append(tile_crop(image, box_variant))
+                boxes.append(box_variant)
                 labels.append(CLASS_NAMES.index(tile))
                 up.append(np.nan)  # the training copies are rotated and flipped: orientation unknown
                 group.append(photo.source)
-    save_crops(path, crops, labels, up, group)
+    save_crops(path, crops, boxes, labels, up, group)
 
 
 def build_tile_photo_crops(path: Path) -> None:
     """The single-tile photos (upright faces, MIT): each photo is one tile face."""
     root = SHARED / "data" / "tile-crops"
-    crops, labels, up, group = [], [], [], []
+    crops, boxes, labels, up, group = [], [], [], [], []
     with open(root / "labels.csv", newline="") as f:
         for row in csv.DictReader(f):
             image = cv2.imread(str(root / "images" / row["image"]))
             height, width = image.shape[:2]
-            crops.append(tile_crop(image, np.array([0, 0, width, height]), pad=0.0))
+            boxes.append(np.array([0, 0, width, height]))
+            crops.append(tile_crop(image, boxes[-1], pad=0.0))
             labels.append(CLASS_NAMES.index(row["tile_code"]))
             up.append(0.0)
             group.append(row["image"])
-    save_crops(path, crops, labels, up, group)
+    save_crops(path, crops, boxes, labels, up, group)
 
 
 SYNTH_KINDS = ("hand",) * 6 + ("hand_only",) * 2 + ("tiles",) * 2
@@ -130,7 +135,7 @@ def build_synthetic(detector_root: Path, crops_path: Path, count: int, first_see
     from datasets.synth import generate_scene, write_yolo
 
     rng = np.random.default_rng(first_seed)
-    crops, labels, up, group = [], [], [], []
+    crops, boxes, labels, up, group = [], [], [], [], []
     for seed in range(first_seed, first_seed + count):
         scene = generate_scene(seed, kind=SYNTH_KINDS[seed % len(SYNTH_KINDS)])
         write_yolo(scene, detector_root / "images" / "train", detector_root / "labels" / "train", f"synth_{seed:07d}")
@@ -139,13 +144,14 @@ def build_synthetic(detector_root: Path, crops_path: Path, count: int, first_see
         chosen = backs + list(rng.permutation(faces)[:faces_per_scene])
         for i in chosen:
             tile = scene.tiles[i]
-            crops.append(tile_crop(scene.image, jitter_box(np.array(tile.box), rng)))
+            boxes.append(jitter_box(np.array(tile.box), rng))
+            crops.append(tile_crop(scene.image, boxes[-1]))
             labels.append(CLASS_NAMES.index(tile.tile))
             up.append(tile.up_angle)
             group.append(f"synth_{seed}")
         if (seed - first_seed + 1) % 100 == 0:
             print(f"synthetic: {seed - first_seed + 1}/{count} scenes", flush=True)
-    save_crops(crops_path, crops, labels, up, group)
+    save_crops(crops_path, crops, boxes, labels, up, group)
 
 
 def build_synthetic_eval(root: Path, count: int, first_seed: int = 8_000_000) -> None:

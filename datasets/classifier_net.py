@@ -1,7 +1,9 @@
 """The tile classifier network (PyTorch, training only; it runs through ONNX Runtime in `vision/`).
 
 A small plain CNN on a 64×64 RGB crop: 43 class logits (42 faces + back) and 4 orientation logits, which
-way the face's top points in the crop (up, right, down, left). The exported model turns the orientation
+way the face's top points in the crop (up, right, down, left), read from the crop and the box's aspect
+ratio (log width/height: the square crop hides it, and it is what tells a back or a 4-fold symmetric
+face such as 5p turned by 90°). The exported model turns the orientation
 into a unit up vector (cos, sin of the angle, 0 = up, clockwise), from which the detector derives
 `sideways`. Orientation is a classification, not a regression: quarter turns are what matter, and the
 crop (stretched to a square) keeps them while it bends the angles between.
@@ -34,11 +36,11 @@ class TileClassifierNet(nn.Module):
         self.pool = nn.AdaptiveAvgPool2d(1)
         self.dropout = nn.Dropout(0.2)
         self.classes = nn.Linear(8 * w, num_classes)
-        self.up = nn.Linear(8 * w, 4)
+        self.turns = nn.Sequential(nn.Linear(8 * w + 1, 64), nn.ReLU(inplace=True), nn.Linear(64, 4))
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    def forward(self, x: torch.Tensor, aspect: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         features = self.dropout(self.pool(self.features(x)).flatten(1))
-        return self.classes(features), self.up(features)
+        return self.classes(features), self.turns(torch.cat([features, aspect], dim=1))
 
 
 class ExportedClassifier(nn.Module):
@@ -48,8 +50,8 @@ class ExportedClassifier(nn.Module):
         super().__init__()
         self.net = net
 
-    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
-        logits, turns = self.net(x)
+    def forward(self, x: torch.Tensor, aspect: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        logits, turns = self.net(x, aspect)
         q = torch.softmax(turns, dim=1)  # up, right, down, left: angles 0, 90, 180, 270
         up = torch.stack([q[:, 0] - q[:, 2], q[:, 1] - q[:, 3]], dim=1)
         return torch.softmax(logits, dim=1), nn.functional.normalize(up, dim=1, eps=1e-6)

@@ -27,7 +27,8 @@ def export_detector(checkpoint: Path, out: Path = DETECTOR_MODEL, imgsz: int = 4
 
 
 def export_classifier(checkpoint: Path, out: Path = CLASSIFIER_MODEL) -> Path:
-    """ONNX of the classifier: input ``crops`` (N, 3, 64, 64) RGB in [0, 1]; outputs ``probs``, ``up``."""
+    """ONNX of the classifier: inputs ``crops`` (N, 3, 64, 64) RGB in [0, 1] and ``aspect`` (N, 1) log box
+    width/height; outputs ``probs`` (N, 43) and ``up`` (N, 2)."""
     import onnx
     import torch
 
@@ -37,11 +38,12 @@ def export_classifier(checkpoint: Path, out: Path = CLASSIFIER_MODEL) -> Path:
     net = TileClassifierNet()
     net.load_state_dict(state["net"])
     model = ExportedClassifier(net).eval()
-    example = torch.rand(2, 3, CROP_SIZE, CROP_SIZE)
+    example = (torch.rand(2, 3, CROP_SIZE, CROP_SIZE), torch.zeros(2, 1))
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(
-        model, (example,), str(out), input_names=["crops"], output_names=["probs", "up"],
-        dynamic_axes={"crops": {0: "n"}, "probs": {0: "n"}, "up": {0: "n"}}, opset_version=17, dynamo=False,
+        model, example, str(out), input_names=["crops", "aspect"], output_names=["probs", "up"],
+        dynamic_axes={"crops": {0: "n"}, "aspect": {0: "n"}, "probs": {0: "n"}, "up": {0: "n"}},
+        opset_version=17, dynamo=False,
     )
     proto = onnx.load(str(out))
     metadata = {

@@ -2,7 +2,7 @@
 
     python -m datasets.train_classifier --epochs 30 [--resume | --init CHECKPOINT]
 
-Inputs: build/classifier/*.npz (crops, class labels, up angles: NaN where unknown). Training sets are every
+Inputs: build/classifier/*.npz (crops, box aspects, class labels, up angles: NaN where unknown). Training sets are every
 npz but `real_valid.npz`, which only picks the best epoch (its accuracy is printed each epoch). Checkpoints:
 build/runs/classifier/{last,best}.pt.
 """
@@ -37,8 +37,9 @@ def to_tensor(crops: np.ndarray) -> torch.Tensor:
     return torch.from_numpy(np.ascontiguousarray(crops[..., ::-1])).permute(0, 3, 1, 2).float() / 255
 
 
-def augment(x: torch.Tensor, up: torch.Tensor, gen: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
-    """Random quarter turns (the up angle follows), colour, grey, blur and low-resolution copies."""
+def augment(x: torch.Tensor, aspect: torch.Tensor, up: torch.Tensor, gen: torch.Generator
+            ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Random quarter turns (the up angle and the box's aspect follow), colour, grey, blur, low resolution."""
     n = x.shape[0]
     k = torch.randint(0, 4, (n,), generator=gen)
     out = torch.empty_like(x)
@@ -46,6 +47,7 @@ def augment(x: torch.Tensor, up: torch.Tensor, gen: torch.Generator) -> tuple[to
         rows = k == turns
         out[rows] = torch.rot90(x[rows], turns, dims=(2, 3))  # counter-clockwise
     up = torch.remainder(up - 90.0 * k, 360.0)
+    aspect = torch.where((k % 2 == 1)[:, None], -aspect, aspect)
     gain = 1 + (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.5
     bias = (torch.rand(n, 1, 1, 1, generator=gen) - 0.5) * 0.3
     channel = 1 + (torch.rand(n, 3, 1, 1, generator=gen) - 0.5) * 0.2
@@ -61,27 +63,36 @@ def augment(x: torch.Tensor, up: torch.Tensor, gen: torch.Generator) -> tuple[to
         size = int(torch.randint(20, 48, (1,), generator=gen))
         low = F.interpolate(out[small], size=(size, size), mode="area")
         out[small] = F.interpolate(low, size=x.shape[2:], mode="bilinear", align_corners=False)
-    return out.clamp(0, 1), up
+    return out.clamp(0, 1), aspect, up
+
+
+QUARTERS = torch.tensor([0.0, 90.0, 180.0, 270.0])
+
+
+def turn_targets(up_deg: torch.Tensor, is_back: torch.Tensor) -> torch.Tensor:
+    """Soft targets over the quarter turns: cos² of the angle to each, for the two within 90° of a face's up
+    (so 30° weighs 3:1 between up and right, and the mean vector keeps angles between quarters); for a back,
+    whose ends look alike, cos² to all four (opposite quarters alike)."""
+    cos = torch.cos(torch.deg2rad(up_deg[:, None] - QUARTERS[None, :]))
+    weight = torch.where(is_back[:, None] | (cos > 0), cos**2, torch.zeros_like(cos))
+    return weight / weight.sum(1, keepdim=True)
 
 
 def orientation_loss(turn_logits: torch.Tensor, up_deg: torch.Tensor, labels: torch.Tensor) -> torch.Tensor:
-    """Cross-entropy of the quarter turn where the up angle is known; a back only by its axis (either end)."""
+    """Cross-entropy against the soft quarter-turn targets where the up angle is known."""
     known = ~torch.isnan(up_deg)
     if not known.any():
         return turn_logits.sum() * 0
-    log_q = F.log_softmax(turn_logits[known], dim=1)
-    turn = torch.remainder(torch.round(up_deg[known] / 90), 4).long()
-    face = log_q.gather(1, turn[:, None])[:, 0]
-    axis = torch.logsumexp(torch.stack([face, log_q.gather(1, ((turn + 2) % 4)[:, None])[:, 0]]), dim=0)
-    return -torch.where(labels[known] == BACK_INDEX, axis, face).mean()
+    targets = turn_targets(up_deg[known], labels[known] == BACK_INDEX)
+    return -(targets * F.log_softmax(turn_logits[known], dim=1)).sum(1).mean()
 
 
 @torch.no_grad()
-def evaluate(net: TileClassifierNet, crops: np.ndarray, labels: np.ndarray) -> float:
+def evaluate(net: TileClassifierNet, crops: np.ndarray, aspect: np.ndarray, labels: np.ndarray) -> float:
     net.eval()
     correct = 0
     for start in range(0, len(crops), 512):
-        logits, _ = net(to_tensor(crops[start : start + 512]))
+        logits, _ = net(to_tensor(crops[start : start + 512]), torch.from_numpy(aspect[start : start + 512]))
         correct += int((logits.argmax(1).numpy() == labels[start : start + 512]).sum())
     return correct / max(len(crops), 1)
 
@@ -106,14 +117,15 @@ def main() -> None:
     crops = np.concatenate([np.repeat(s["crops"], factors.get(n, 1), 0) for n, s in sets.items()])
     labels = np.concatenate([np.repeat(s["labels"], factors.get(n, 1), 0) for n, s in sets.items()])
     up = np.concatenate([np.repeat(s["up"], factors.get(n, 1), 0) for n, s in sets.items()])
+    aspect = np.concatenate([np.repeat(s["aspect"], factors.get(n, 1), 0) for n, s in sets.items()])
     print({n: len(s["labels"]) for n, s in sets.items()}, "→", len(labels), "training crops")
     valid = np.load(args.data / "real_valid.npz")
 
     net = TileClassifierNet()
-    if args.init:  # tensors whose shape changed (a new head) keep their fresh initialisation
+    if args.init:  # tensors that are new or changed shape (a new head) keep their fresh initialisation
         own = net.state_dict()
         init = torch.load(args.init, weights_only=False)["net"]
-        net.load_state_dict({k: v for k, v in init.items() if own[k].shape == v.shape}, strict=False)
+        net.load_state_dict({k: v for k, v in init.items() if k in own and own[k].shape == v.shape}, strict=False)
     steps = args.steps or math.ceil(len(labels) / args.batch)
     optimizer = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
     total, warmup = args.epochs * steps, max(1, steps // 2)
@@ -136,16 +148,17 @@ def main() -> None:
         order = rng.permutation(len(labels))
         for step in range(steps):
             rows = order[(step * args.batch) % len(order) :][: args.batch]
-            x, angle = augment(to_tensor(crops[rows]), torch.from_numpy(up[rows]), gen)
+            x, box_aspect, angle = augment(to_tensor(crops[rows]), torch.from_numpy(aspect[rows]),
+                                           torch.from_numpy(up[rows]), gen)
             y = torch.from_numpy(labels[rows])
-            logits, up_pred = net(x)
+            logits, up_pred = net(x, box_aspect)
             loss = F.cross_entropy(logits, y, label_smoothing=0.05) + orientation_loss(up_pred, angle, y)
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
             schedule.step()
             total_loss += loss.item()
-        accuracy = evaluate(net, valid["crops"], valid["labels"])
+        accuracy = evaluate(net, valid["crops"], valid["aspect"], valid["labels"])
         best_now = accuracy > best
         best = max(best, accuracy)
         state = {"net": net.state_dict(), "optimizer": optimizer.state_dict(), "schedule": schedule.state_dict(),

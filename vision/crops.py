@@ -40,3 +40,10 @@ def crops_batch(image: np.ndarray, boxes: np.ndarray, size: int = CROP_SIZE) -> 
         return np.zeros((0, 3, size, size), np.float32)
     crops = np.stack([tile_crop(image, box, size) for box in boxes])
     return crops[..., ::-1].transpose(0, 3, 1, 2).astype(np.float32) / 255.0
+
+
+def box_aspects(boxes: np.ndarray) -> np.ndarray:
+    """log(width / height) of each box, shape (N, 1): the shape the square crop no longer shows."""
+    boxes = np.asarray(boxes, np.float32).reshape(-1, 4)
+    sizes = np.maximum(boxes[:, 2:] - boxes[:, :2], 1e-3)
+    return np.log(sizes[:, :1] / sizes[:, 1:])

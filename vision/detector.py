@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 import onnxruntime as ort
 
-from vision.crops import crops_batch
+from vision.crops import box_aspects, crops_batch
 from vision.detections import CLASS_NAMES, Detections
 from vision.images import Photo
 
@@ -125,7 +125,7 @@ class TileDetector:
         if len(boxes) == 0:
             return np.zeros((0, len(CLASS_NAMES)), np.float32), np.zeros((0, 2), np.float32)
         batch = crops_batch(image, boxes, self.crop_size)
-        probs, up = self._classifier.run(None, {self._classifier.get_inputs()[0].name: batch})
+        probs, up = self._classifier.run(None, {"crops": batch, "aspect": box_aspects(boxes)})
         return probs, up
 
     def detect(self, photo: Photo | np.ndarray) -> Detections:
