@@ -23,7 +23,20 @@ def export_detector(checkpoint: Path, out: Path = DETECTOR_MODEL, imgsz: int = 4
     exported = Path(YOLO(checkpoint).export(format="onnx", imgsz=imgsz, opset=17, simplify=False, dynamic=False))
     out.parent.mkdir(parents=True, exist_ok=True)
     shutil.move(exported, out)
+    describe_detector(out)
     return out
+
+
+def describe_detector(path: Path) -> None:
+    """Name the detector's one class `tile` and describe it without build paths (the rest of ultralytics'
+    metadata, imgsz and stride included, stays)."""
+    import onnx
+
+    proto = onnx.load(str(path))
+    fixed = {"names": "{0: 'tile'}", "description": "mjcam tile detector: every mahjong tile, face up or down (one class)"}
+    for prop in proto.metadata_props:
+        prop.value = fixed.get(prop.key, prop.value)
+    onnx.save(proto, str(path))
 
 
 def export_classifier(checkpoint: Path, out: Path = CLASSIFIER_MODEL) -> Path:
