@@ -4,7 +4,8 @@
   face and every back, `single_cls`). Train: the real training photos plus synthetic scenes (seeds from
   0); val: the real `valid` photos (used only to pick a checkpoint).
 - `build/classifier/`: tile crops with their class (42 faces + back) and face orientation, from the real
-  training photos, the single-tile crops and the synthetic scenes, as compressed numpy arrays.
+  training photos, the single-tile crops, the synthetic scenes and 2,000 more (crops only, seeds
+  1,500–3,499), as compressed numpy arrays.
 
 Nothing from ../shared is copied into the repository: `build/` is ignored by git.
 """
@@ -126,9 +127,10 @@ SYNTH_KINDS = ("hand",) * 6 + ("hand_only",) * 2 + ("tiles",) * 2
 """Share of scene kinds in the synthetic training data (by seed)."""
 
 
-def build_synthetic(detector_root: Path, crops_path: Path, count: int, first_seed: int = 0,
+def build_synthetic(detector_root: Path | None, crops_path: Path, count: int, first_seed: int = 0,
                     faces_per_scene: int = 12) -> None:
-    """Synthetic scenes (seeds first_seed…): images into the detector's train split, crops for the classifier.
+    """Synthetic scenes (seeds first_seed…): images into the detector's train split (unless ``detector_root``
+    is None), crops for the classifier.
 
     Every back and up to ``faces_per_scene`` faces of each scene become crops, with their up angle.
     """
@@ -138,7 +140,9 @@ def build_synthetic(detector_root: Path, crops_path: Path, count: int, first_see
     crops, boxes, labels, up, group = [], [], [], [], []
     for seed in range(first_seed, first_seed + count):
         scene = generate_scene(seed, kind=SYNTH_KINDS[seed % len(SYNTH_KINDS)])
-        write_yolo(scene, detector_root / "images" / "train", detector_root / "labels" / "train", f"synth_{seed:07d}")
+        if detector_root is not None:
+            write_yolo(scene, detector_root / "images" / "train", detector_root / "labels" / "train",
+                       f"synth_{seed:07d}")
         faces = [i for i, t in enumerate(scene.tiles) if t.tile != BACK]
         backs = [i for i, t in enumerate(scene.tiles) if t.tile == BACK]
         chosen = backs + list(rng.permutation(faces)[:faces_per_scene])
@@ -173,6 +177,8 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=BUILD)
     parser.add_argument("--synthetic", type=int, default=1500, help="synthetic training scenes")
     parser.add_argument("--synthetic-eval", type=int, default=200, help="held-out synthetic test scenes")
+    parser.add_argument("--synthetic-crops", type=int, default=2000,
+                        help="more synthetic scenes (seeds after the detector's) for classifier crops only")
     args = parser.parse_args()
     build_detector_dataset(args.out / "detector")
     crops = args.out / "classifier"
@@ -180,6 +186,7 @@ def main() -> None:
     build_real_crops("valid", crops / "real_valid.npz", jittered=0)
     build_tile_photo_crops(crops / "tile_photos.npz")
     build_synthetic(args.out / "detector", crops / "synth.npz", args.synthetic)
+    build_synthetic(None, crops / "synth_more.npz", args.synthetic_crops, first_seed=args.synthetic, faces_per_scene=20)
     build_synthetic_eval(args.out / "synth_eval", args.synthetic_eval)
 
 

@@ -56,7 +56,7 @@ def classifier_stage(name: str, init: Path | None) -> Path:
 
 
 def main() -> None:
-    if not (BUILD / "detector" / "data.yaml").exists() or not (BUILD / "classifier" / "synth.npz").exists():
+    if not (BUILD / "detector" / "data.yaml").exists() or not (BUILD / "classifier" / "synth_more.npz").exists():
         run("datasets.build")
     if not (BUILD / "warm_start.pt").exists():
         run("datasets.warm_start", "--images", str(BUILD / "detector" / "images" / "train"))

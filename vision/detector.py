@@ -79,6 +79,8 @@ def _session(path: Path, threads: int | None) -> ort.InferenceSession:
         options.intra_op_num_threads = threads
         options.inter_op_num_threads = 1
     options.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    # Two sessions run one after the other: a pool left spinning after its run would take the cores from the other.
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
 
 
