@@ -56,7 +56,8 @@ def breakdown(record: dict, result: dict) -> str:
     lines = [f"{info.name} {info.name_zh}"]
     win = record.get("win")
     if win is None:
-        lines.append(f"No winner: {result.get('note', 'drawn hand')}, nothing is paid.")
+        paid = "only what the payments below list is paid" if result["payments"] else "nothing is paid"
+        lines.append(f"No winner: {result.get('note', 'drawn hand')}, {paid}.")
     else:
         how = _METHODS[win["by"]].format(win.get("from"))
         lines.append(f"P{win['player']} wins {how} with {win['tile']}"

@@ -274,3 +274,137 @@ def test_generated_baicheng_hand_payments_are_di_times_powers_of_two(rec):
     assert bool(hand) == (rec["win"] is not None)
     if rec["options"].get("model", "doubling") == "doubling":
         assert all(a % di == 0 and (a // di) & (a // di - 1) == 0 for a in hand)
+
+
+# -- audit tables: whole hands computed by hand from spec §6, one per assertion ------------------------------------
+def _net(hands, win, **kw) -> list[int]:
+    return score_table(record("baicheng", hands, win, **kw))["net"]
+
+
+def test_table_dealer_double_float_self_drawn():
+    # pungs 111m 999p 777z, 333s completed by the self-drawn 3s: F = 自摸 1 + 双飘 2 = 3; the dealer wins, so each
+    # pays 2^(3 + 1) = 16 (no 站立, so no 背靠背)
+    hands = {0: player("333s55s", "p111m p999p p777z")}
+    assert _net(hands, (0, "3s", "self_draw")) == [48, -16, -16, -16]
+
+
+def test_table_standing_self_draw_with_concealed_kongs_and_mixed_payers():
+    # P2 门清 with 暗杠 8888m self-draws 5s (two-sided 67s): F = 自摸 + 站立 = 2. Dealer P0 (blank, 门清) pays
+    # 2^(2+1+1) = 16; P1 (a chow) 2^2 = 4; P3 (only a 暗杠, 门清) 2^3 = 8. Kongs apart: P2's and P3's 暗杠, 10 from each
+    # other. Net: P0 -16-20, P1 -4-20, P2 28+30-10, P3 -8+30-10
+    hands = {2: player("123p456p567s99s", "K8888m"), 1: player("", "c789p"), 3: player("", "K1111z")}
+    assert _net(hands, (2, "5s", "self_draw")) == [-36, -24, 48, 12]
+
+
+def test_table_drawn_bao_completes_the_dragon_set():
+    # 宝 3z drawn (摸宝) stands for 7z: 中發白 completed, 夹胡; F = 自摸 + 夹胡 = 2 (no 宝中宝: it is not its own
+    # kind). P0 (dealer) 2^3 = 8, P2 P3 2^2 = 4; mobao_fan 1 makes F = 3: 16 and 8
+    hands = {1: player("56z3z123p456s88s", "p999m")}
+    kw = {"indicator": "3z", "flags": ("bao_draw",)}
+    assert _net(hands, (1, "3z", "self_draw"), **kw) == [-8, 16, -4, -4]
+    assert _net(hands, (1, "3z", "self_draw"), options={"mobao_fan": 1}, **kw) == [-16, 32, -8, -8]
+
+
+def test_table_bao_in_bao_on_an_edge_wait():
+    # 宝 3m; P3 self-draws 3m into 12m (边): F = 自摸 + 夹胡 + 宝中宝 = 3. Dealer P1 2^4 = 16, P0 P2 2^3 = 8
+    hands = {3: player("123m456s789s99s", "p777p")}
+    assert _net(hands, (3, "3m", "self_draw"), indicator="3m", dealer=1) == [-8, -16, -8, 32]
+
+
+def test_table_bao_in_bao_on_a_dragon():
+    # 宝 5z; 67z + self-drawn 5z: F = 自摸 + 夹胡 + 宝中宝 = 3. Dealer P2 16, P0 P3 8
+    hands = {1: player("567z123m456p11m", "p999s")}
+    assert _net(hands, (1, "5z", "self_draw"), indicator="5z", dealer=2) == [-8, 32, -16, -8]
+
+
+def test_table_standing_discard_win_doubling_and_linear():
+    # P1 门清 (白 pair is the 刻) wins on the dealer P0's 5p (坎): F = 夹胡 + 站立 = 2. P0: dealer, discarder,
+    # 背靠背 -> 2^5 = 32; P2 (blank, 门清) 2^3 = 8; P3 (a pung) 2^2 = 4.
+    # Linear: P0 ⌈0.4 × (1 + 4)⌉ = 2, P2 ⌈0.2 × (1 + 3)⌉ = 1, P3 ⌈0.2 × (1 + 2)⌉ = 1
+    hands = {1: player("123m789m456p678s55z"), 3: player("", "p777z")}
+    assert _net(hands, (1, "5p", "discard", 0)) == [-32, 44, -8, -4]
+    assert _net(hands, (1, "5p", "discard", 0), options={"model": "linear"}) == [-2, 4, -1, -1]
+
+
+def test_table_robbed_kong_of_the_dealer():
+    # P2 robs the dealer P0's 补杠 of 7s (recorded as pung 777s) into 89s (边): F = 抢杠 2 (option) + 夹胡 + 幺鸡
+    # (1s in chow 123s) = 4. P0: dealer + discarder -> 2^6 = 64; P1 P3 2^4 = 16
+    hands = {2: player("456p789s66s", "c123s p999m"), 0: player("", "p777s")}
+    assert _net(hands, (2, "7s", "rob_kong", 0), options={"rob_kong_fan": 2}) == [-64, -16, 96, -16]
+
+
+def test_table_drawn_hand_settles_every_kind_of_kong():
+    # 宝 2m: P0 叉宝 pung 5 from each, P1 旋风杠 5, P2 three 宝 in hand (暗杠) 10, P3 明杠 5.
+    # P0 +15-5-10-5, P1 +15-5-10-5, P2 +30-15, P3 +15-5-5-10; 黄庄黄杠: nothing
+    hands = {0: player("", "b555p"), 1: player("", "w1234z"), 2: player("222m345p678s99p11z"), 3: player("", "k9999s")}
+    assert _net(hands, None, indicator="2m") == [-5, -5, 15, -5]
+    assert _net(hands, None, indicator="2m", options={"kong_pay_on_draw": False}) == [0, 0, 0, 0]
+
+
+def test_table_dealer_single_float_with_three_kongs():
+    # 明杠 1111m, 暗杠 9999p, pung 222s, 旋风杠, 单吊 on a self-drawn 白: F = 自摸 + 单飘 3 = 4 -> 2^5 = 32 each;
+    # kongs 5 + 10 + 5 = 20 from each. With danpiao_plus_jiahu F = 5: 64 each
+    hands = {0: player("55z", "k1111m K9999p p222s w1234z")}
+    assert _net(hands, (0, "5z", "self_draw")) == [96 + 60, -52, -52, -52]
+    assert _net(hands, (0, "5z", "self_draw"), options={"danpiao_plus_jiahu": True}) == [192 + 60, -84, -84, -84]
+
+
+def test_table_three_bao_in_the_winners_hand():
+    # 宝 9m; P1 门清 holds 999m, wins on P3's 8s (单吊 88s, 夹胡): F = 夹胡 + 站立 = 2, every payer blank (门清):
+    # P0 2^(2+1+1) = 16, P3 2^(2+1+1) = 16, P2 2^3 = 8; the three 宝 are an 暗杠: 10 from each
+    hands = {1: player("999m123p456p678s88s")}
+    assert _net(hands, (1, "8s", "discard", 3), indicator="9m") == [-26, 70, -18, -26]
+
+
+def test_table_double_float_on_the_dealers_discard_at_five_di():
+    # 555s completed by P0's 5s: F = 双飘 2; P0 (dealer, discarder) 5 × 2^4 = 80, P2 P3 5 × 2^2 = 20
+    hands = {1: player("55577s", "p111m p999p p666z")}
+    assert _net(hands, (1, "5s", "discard", 0), options={"di": 5}) == [-80, 120, -20, -20]
+
+
+def test_table_standing_self_draw_with_every_payer_concealed():
+    # P3 门清 self-draws 6s into 57s (坎): F = 自摸 + 夹胡 + 站立 = 3; 發 pair is the 刻. P0 (dealer, 门清)
+    # 2^5 = 32, P1 P2 (门清) 2^4 = 16
+    hands = {3: player("123m456m789p567s66z")}
+    assert _net(hands, (3, "6s", "self_draw")) == [-32, -16, -16, 64]
+
+
+def test_table_linear_model_at_three_di():
+    # P2 (pung 777m) wins on P3's 5p (坎): F = 1. P0 (dealer) ⌈0.4 × 3 × 2⌉ = 3, P1 ⌈0.2 × 3 × 2⌉ = 2,
+    # P3 (discarder, k = 2) ⌈0.2 × 3 × 3⌉ = 2
+    hands = {2: player("456p123m789s99s", "p777m")}
+    assert _net(hands, (2, "5p", "discard", 3), options={"model": "linear", "di": 3}) == [-3, -2, 7, -2]
+
+
+def test_table_kong_replacement_after_a_whirlwind():
+    # 旋风杠 keeps P1 门清: F = 自摸 + 杠开 + 站立 = 3 (9s on 78s is two-sided). P0 (dealer, 门清) 2^5 = 32,
+    # P2 P3 2^4 = 16; whirlwind 5 from each. Without whirlwind_keeps_menqing: F = 2, P0 2^3 = 8, P2 P3 4
+    hands = {1: player("123m456p789s55z", "w1234z")}
+    kw = {"flags": ("kong_replacement",)}
+    assert _net(hands, (1, "9s", "self_draw"), **kw) == [-37, 79, -21, -21]
+    assert _net(hands, (1, "9s", "self_draw"), options={"whirlwind_keeps_menqing": False}, **kw) == [-13, 31, -9, -9]
+
+
+def test_table_four_tile_run_with_hard_yaojiu():
+    # 2345m single wait on 5m (234m + 55m) is no 夹胡; 999p and 123p hold terminals (硬幺 met): F = 0.
+    # P0 (dealer) 2, P1 (discarder) 2, P3 1
+    hands = {2: player("23455m678s", "p999p c123p")}
+    assert _net(hands, (2, "5m", "discard", 1), options={"hard_yaojiu": True}) == [-2, -2, 5, -1]
+
+
+def test_table_discarder_alone_pays_at_two_di():
+    # P1 门清 wins on the dealer P3's 9p (78p two-sided): F = 站立 1; P3: + dealer + discarder + 背靠背 -> 2 × 2^4 = 32
+    hands = {1: player("123m789p456s777s66z")}
+    assert _net(hands, (1, "9p", "discard", 3), dealer=3, options={"discard_payer": "discarder", "di": 2}) == \
+        [0, 32, 0, -32]
+
+
+def test_seven_pairs_is_no_win():
+    assert "not a legal win" in rejected(record("baicheng", {1: player("1199m2288p3377s55z")}, (1, "5z", "discard", 2)))
+
+
+def test_table_drawn_bao_makes_a_single_float():
+    # 宝 2p drawn (摸宝) as 6s: 555s + 单吊 66s beside pungs 111m 999p 777z, 单飘 3 + 自摸 1 = 4 (as 4s or 7s it would
+    # be a plain sequence). P0 (dealer) 2^5 = 32, P2 P3 2^4 = 16
+    hands = {1: player("555s6s2p", "p111m p999p p777z")}
+    assert _net(hands, (1, "2p", "self_draw"), indicator="2p", flags=("bao_draw",)) == [-32, 64, -16, -16]

@@ -67,3 +67,13 @@ def test_malformed_json():
 
 def test_not_an_object():
     assert "must be a JSON object" in error_line(mjcam("-", stdin="[1, 2]"))
+
+
+def test_drawn_hand_with_kong_payments_says_what_is_paid():
+    from tests.records import player, record
+
+    drawn = record("baicheng", {3: player("", "K1111z"), 1: player("", "k9999m")}, None)
+    done = mjcam("-", stdin=json.dumps(drawn))
+    assert done.returncode == 0, done.stderr
+    assert "only what the payments below list is paid" in done.stdout and "nothing is paid" not in done.stdout
+    assert done.stdout.rstrip().endswith("Net: P0 -15  P1 +5  P2 -15  P3 +25")

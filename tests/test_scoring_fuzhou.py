@@ -279,3 +279,142 @@ def test_merged_search_finds_the_exhaustive_best(rec):
     table = validate_table(rec)
     assume(table.win is not None)
     assert FUZHOU.best(table)[0] == FUZHOU.best(table, exhaustive=True)[0]
+
+
+# -- audit tables: whole hands computed by hand from spec §4, one per assertion ------------------------------------
+def _net(hands, win, **kw) -> list[int]:
+    return score_table(record("fuzhou", hands, win, **kw))["net"]
+
+
+def test_table_dealer_self_draw_on_a_streak_with_a_full_flower_set_and_a_kong():
+    # 金 3s (one held, at its own kind); dealer P0 on 连庄 2 self-draws 9p. H = 1234f 6 + 東 1 + 明杠 1 = 8, G = 1,
+    # L = 2 for every payer (the dealer wins), no special: each pays (8 + 1 + 2 + 5) × 2 = 32
+    hands = {0: player("456m789p123s99s", "p222p k7777m", "1234f5z")}
+    assert _net(hands, (0, "9p", "self_draw"), indicator="3s", streak=2) == [96, -32, -32, -32]
+
+
+def test_table_discard_by_the_dealer_with_a_concealed_kong():
+    # dealer P3 on 连庄 1 discards 1p to P2. H = 南 1 + 暗杠 2 = 3, G = 0; a kong, so no 平和.
+    # P3 pays 3 + 0 + 1 + 5 = 9, P0 and P1 pay 3 + 5 = 8; with discard_payer "discarder" only P3's 9
+    hands = {2: player("123m456m789p234s11p", "K5555s", "2z")}
+    kw = {"indicator": "8m", "dealer": 3, "streak": 1}
+    assert _net(hands, (2, "1p", "discard", 3), **kw) == [-8, -8, 25, -9]
+    assert _net(hands, (2, "1p", "discard", 3), options={"discard_payer": "discarder"}, **kw) == [0, 0, 9, -9]
+
+
+def test_table_hunyi_self_drawn():
+    # 金 2p stands for 4m: all 萬 with a 金 for another kind, 混一 120 (beats 平和 1花 15). H = 1, G = 1:
+    # each pays (1 + 1 + 5) × 2 + 120 = 134
+    hands = {1: player("456m789m567m11m23m2p", "c123m", "3f")}
+    assert _net(hands, (1, "3m", "self_draw"), indicator="2p") == [-134, 402, -134, -134]
+
+
+def test_table_pinghu_with_a_gold_on_the_dealers_discard():
+    # no flower, no kong: 平和 30; 金 5p stands for 4s; dealer P0 on 连庄 3 discards 3s (no 闲金).
+    # P0 pays 1 + 3 + 5 + 30 = 39, P1 and P3 1 + 5 + 30 = 36; with pinghu_doubled_on_discard (1 + 3 + 5) × 2 + 30 = 48
+    # and (1 + 5) × 2 + 30 = 42
+    hands = {2: player("123m456m123p789p23s66s5p")}
+    assert _net(hands, (2, "3s", "discard", 0), indicator="5p", streak=3) == [-39, -36, 111, -36]
+    assert _net(hands, (2, "3s", "discard", 0), indicator="5p", streak=3,
+                options={"pinghu_doubled_on_discard": True}) == [-48, -42, 132, -42]
+
+
+def test_table_three_golds_for_a_non_dealer_on_a_streak():
+    # 三金倒 (no complete hand): H = 2, G = 3; dealer P1 on 连庄 1 pays (2 + 3 + 1 + 5) × 2 + 40 = 62, the others 60
+    hands = {3: player("13579m1379p13579s555p", "", "1f6z")}
+    assert _net(hands, (3, "5p", "self_draw"), indicator="5p", dealer=1, streak=1,
+                flags=("three_golds",)) == [-60, -62, -60, 182]
+
+
+def test_table_rob_gold_by_the_dealer_with_another_gold():
+    # the taken indicator 7p completes 678p at face value; the other 7p is a 金 standing for 9s (pair 99s).
+    # H = 東 梅 2, G = 1: each pays (2 + 1 + 5) × 2 + 30 = 46
+    hands = {0: player("123m456m567s68p7p234s9s7p", "", "1z5f")}
+    assert _net(hands, (0, "7p", "self_draw"), indicator="7p", flags=("rob_gold",)) == [138, -46, -46, -46]
+
+
+def test_table_heaven_adds_pinghu_one_flower_and_qingyi():
+    # 天和, all 條 without 金, one flower: S = 30 + 15 + 240 = 285; each pays (1 + 5) × 2 + 285 = 297.
+    # Not additive: the single largest, 清一 240: (1 + 5) × 2 + 240 = 252
+    hands = {0: player("111s234s456s789s567s99s", "", "6z")}
+    kw = {"indicator": "5m", "flags": ("heaven",)}
+    assert _net(hands, (0, "9s", "self_draw"), **kw) == [891, -297, -297, -297]
+    assert _net(hands, (0, "9s", "self_draw"), options={"event_specials_additive": False}, **kw) == \
+        [756, -252, -252, -252]
+
+
+def test_table_heaven_adds_gold_pair_and_hunyi_a_plain_win_takes_the_largest():
+    # 金 5p5p are the pair, standing for a 萬 kind: 金雀 60 and 混一 120 in one reading; one flower (平和 15).
+    # 天和: S = 30 + 60 + 120 + 15 = 225, (1 + 2 + 5) × 2 + 225 = 241; a plain 自摸: 120 only, 16 + 120 = 136
+    hands = {0: player("123m456m789m234m678m5p5p", "", "1f")}
+    assert _net(hands, (0, "8m", "self_draw"), indicator="5p", flags=("heaven",)) == [723, -241, -241, -241]
+    assert _net(hands, (0, "8m", "self_draw"), indicator="5p") == [408, -136, -136, -136]
+
+
+def test_table_three_golds_with_a_gold_pair_keeps_the_larger():
+    # 金 7s ×3: one stands for 3p, two are the pair (金雀 60 > 三金倒 40, never both). H = 2, G = 3:
+    # each pays (2 + 3 + 5) × 2 + 60 = 80
+    hands = {2: player("123m456m789p345s12p7s7s7s", "", "2f3f")}
+    assert _net(hands, (2, "3s", "self_draw"), indicator="7s", flags=("three_golds",)) == [-80, -80, 240, -80]
+
+
+def test_table_gold_dragon_on_a_discard_from_the_dealer():
+    # 金 4s ×3 as 444s (金龙 120; 闲金, but 金龙 may win on a discard). H = 2, G = 3; dealer P2 on 连庄 1
+    # discards: P2 pays 2 + 3 + 1 + 5 + 120 = 131, P1 and P3 130
+    hands = {0: player("123m456m567p789p444s99s", "", "12f")}
+    assert _net(hands, (0, "9s", "discard", 2), indicator="4s", dealer=2, streak=1) == [391, -130, -131, -130]
+
+
+def test_table_every_kind_of_kong_counts_as_flowers():
+    # 明杠 1 + 加杠 1 + 暗杠 2 + 西 1: H = 5; P1 self-draws, dealer P0 on 连庄 1:
+    # P0 pays (5 + 1 + 5) × 2 = 22, P2 and P3 (5 + 5) × 2 = 20
+    hands = {1: player("234p678s99s", "k1111m a5555p K6666m", "3z")}
+    assert _net(hands, (1, "9s", "self_draw"), indicator="2m", streak=1) == [-22, 62, -20, -20]
+
+
+def test_table_robbed_kong_with_four_different_winds():
+    # 東南西北 are four flowers, not four identical ones: H = 4; 金 8p, two held at their own kind: G = 2.
+    # P1 robs P3's 补杠 of 3s: each pays 4 + 2 + 5 = 11
+    hands = {1: player("123m456m678p789p234s55s", "", "1234z"), 3: player("", "p333s")}
+    assert _net(hands, (1, "3s", "rob_kong", 3), indicator="8p") == [-11, 33, -11, -11]
+
+
+def test_table_gold_kan_at_two_di():
+    # 金 2m drawn into 1m_3m (金坎 60, self-drawn); H = 1, G = 1: (1 + 1 + 5) × 2 + 60 = 74, × di 2 = 148
+    hands = {1: player("123p456p789p13m99s2m", "c456s", "7f")}
+    assert _net(hands, (1, "2m", "self_draw"), indicator="2m", flags=("gold_kan",), options={"di": 2}) == \
+        [-148, 444, -148, -148]
+
+
+def test_table_dealer_self_draw_pinghu_one_flower_on_a_streak():
+    # one flower, no kong, no 金: 平和 (1花) 15; dealer P0 on 连庄 1: each pays (1 + 0 + 1 + 5) × 2 + 15 = 29
+    hands = {0: player("123m456m789m234p567s88s", "", "8f")}
+    assert _net(hands, (0, "8s", "self_draw"), indicator="1p", streak=1) == [87, -29, -29, -29]
+
+
+def test_table_hunyi_on_a_discard_with_the_dealer_on_a_streak():
+    # 金 9s stands for 9p (789p with 78p; not 闲金: 111p 234p 55p 999p 7p cannot make four sets); all 餅: 混一 120.
+    # H = 2, G = 1; dealer P1 on 连庄 2 pays 2 + 1 + 2 + 5 + 120 = 130, the discarder P2 and P0 pay 128
+    hands = {3: player("111p234p55p78p999p9s", "c678p", "2z3z")}
+    assert _net(hands, (3, "8p", "discard", 2), indicator="9s", dealer=1, streak=2) == [-128, -130, -128, 386]
+
+
+@pytest.mark.parametrize("hands, win, kw, message", [
+    # five 東 among the winner's flowers; a flower twice
+    ({1: player("234p567s11s", CHOWS, "11111z")}, (1, "2p", "discard", 2), {}, "5 copies of 1z"),
+    ({1: player("234p567s11s", CHOWS, "1f1f")}, (1, "2p", "discard", 2), {}, "2 copies of 1f"),
+    # the indicator is a physical tile: it and four held 5s are five
+    ({1: player("234p567s11s", CHOWS, "12z"), 3: player("", "k5555s")}, (1, "2p", "discard", 2), {"indicator": "4s"},
+     "copies of 5s"),
+    ({1: player("13579m1379p13579s555p", "", "12z")}, (1, "1m", "discard", 2),
+     {"indicator": "5p", "flags": ("three_golds",)}, "needs a self_draw win"),
+])
+def test_fuzhou_impossible_tables_are_rejected(hands, win, kw, message):
+    assert message in rejected(record("fuzhou", hands, win, **kw))
+
+
+def test_table_qingyi_with_a_concealed_kong_and_a_pung():
+    # all 條, no 金 (清一 240; the kong rules out 平和). H = 梅蘭 2 + 暗杠 2 = 4; P2 self-draws, dealer P0 on 连庄 1:
+    # P0 pays (4 + 1 + 5) × 2 + 240 = 260, P1 and P3 (4 + 5) × 2 + 240 = 258
+    hands = {2: player("123s345s567s11s", "K9999s p888s", "5f6f")}
+    assert _net(hands, (2, "5s", "self_draw"), indicator="1m", streak=1) == [-260, -258, 776, -258]
