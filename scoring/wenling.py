@@ -449,8 +449,10 @@ def _four_winds_held(p: Player, seat: _Seat) -> list[Item]:
     """A non-winner's 四风会齐: each wind a triplet or kong (the seat wind may be a pair), 得 filling gaps."""
     melded = {m.tile for m in p.melds if m.kind in ("pung", "kong")}
     concealed = p.concealed or ()
-    missing = sum(max(0, (2 if w == seat.wind else 3) - concealed.count(w)) for w in WINDS if w not in melded)
-    de_count = sum(t in seat.roles.de for t in concealed)
+    # a 得 counts once: as a filler, never also as a natural wind (the indicator may be a wind, e.g. 1z: 得 = 1z)
+    natural = [t for t in concealed if t not in seat.roles.de]
+    missing = sum(max(0, (2 if w == seat.wind else 3) - natural.count(w)) for w in WINDS if w not in melded)
+    de_count = len(concealed) - len(natural)
     return [LAZI_WINDS_HELD.item()] if missing <= de_count else []
 
 

@@ -2,7 +2,7 @@
 import pytest
 
 from scoring import RecordError, score_table
-from tests.records import winner_record
+from tests.records import player, record, winner_record
 
 
 def winner(record: dict) -> dict:
@@ -169,3 +169,97 @@ def test_flags_need_their_situation():
         total("123456789m123p55s", "5s", source=2, flags=("earth",))
     with pytest.raises(RecordError, match="last_tile"):
         total("123456789m123p55s", "5s", flags=("last_tile",))
+
+
+# -- full tables (audit): each amount and net worked out by hand from spec §5 (2底1花 unless stated) -------------
+def table_net(hands: dict, win: tuple, **kw) -> list[int]:
+    return score_table(record("daishan", hands, win, **kw))["net"]
+
+
+def test_table_self_drawn_one_suit_with_an_exposed_kong():
+    # P1: 345p 678p 999p 11p + 2222p 明杠, self-draws 9p. 底: 清一色 4 → (4 + 1) × 2 = 10;
+    # 花: 自摸 1 + 明杠 1 + flowers 春夏梅 3 = 5 → 15 from each of the three others
+    assert table_net({1: player("345p678p999p11p", "k2222p", "125f")}, (1, "9p", "self_draw")) == [-15, 45, -15, -15]
+
+
+def test_table_seven_pairs_one_suit_and_honours_on_a_discard():
+    # P2: 11z 22z 66z 33m 55m 77m 99m, wins on P0's 6z. 底: 七小对 4 + 混一色 2 → 7 × 2 = 14;
+    # 花: 春夏秋冬 8 (in total) + 梅 1 = 9 → 23 from P0 alone
+    assert table_net({2: player("11z22z33m55m77m99m66z", "", "12345f")}, (2, "6z", "discard", 0)) == [-23, 0, 23, 0]
+
+
+def test_table_robbed_kong_pays_three_times():
+    # P3 robs P0's 补杠 of 8s (P0 keeps the pung 888s) with 79s: 333p 789s 55m + 東 and 中 pungs.
+    # 底: 0 → 1 × 2 = 2; 花: 自摸 (拉杠胡) 1 + 2 honour pungs 2 + 秋 1 = 4 → 6; P0 pays 3 × 6 = 18
+    hands = {3: player("333p789s55m", "p111z p777z", "3f"), 0: player("", "p888s")}
+    assert table_net(hands, (3, "8s", "rob_kong", 0)) == [-18, 0, 0, 18]
+
+
+def test_table_seven_star_thirteen_unrelated_on_the_last_tile():
+    # P2: 147m 258p 3s + all seven honours, self-draws the last tile 7z. 底: 七星十三不搭 2 + 海底捞月 2 → 10;
+    # 花: 自摸 1 + 梅兰菊竹 8 = 9 → 19 from each
+    hands = {2: player("147m258p3s1234567z", "", "5678f")}
+    assert table_net(hands, (2, "7z", "self_draw"), flags=("last_tile",)) == [-19, -19, 57, -19]
+
+
+def test_table_kong_bloom_after_an_honour_concealed_kong():
+    # P0 (dealer): 123m 456m 789s 55s + 北 暗杠, wins on the replacement 5s. 底: 杠上开花 1 → 4;
+    # 花: 箭牌暗杠 3, no 自摸 (「不加花」) → 7 from each; with kaihua_adds_zimo_hua, 8
+    hands = {0: player("123m456m789s55s", "K4444z")}
+    win, flags = (0, "5s", "self_draw"), ("kong_replacement",)
+    assert table_net(hands, win, flags=flags) == [21, -7, -7, -7]
+    assert table_net(hands, win, flags=flags, options={"kaihua_adds_zimo_hua": True}) == [24, -8, -8, -8]
+
+
+def test_table_golden_rooster_all_triplets_one_suit_and_honours():
+    # P1 melded 南 pung, 3333m 明杠, 555m and 999m pungs; wins on P3's 1z (单吊).
+    # 底: 金鸡独立 1 + 对对胡 2 + 混一色 2 → 6 × 2 = 12; 花: 南 pung 1 + 明杠 1 = 2 → 14 from P3
+    hands = {1: player("11z", "p222z k3333m p555m p999m")}
+    assert table_net(hands, (1, "1z", "discard", 3)) == [0, 14, 0, -14]
+
+
+def test_table_earthly_hand_all_triplets_one_suit():
+    # P3 wins on the dealer's first discard 5s: 111s 222s 333s 444s 55s (also 123s ×3: less).
+    # 底: 地胡 2 + 对对胡 2 + 清一色 4 → 9 × 2 = 18; 花: 竹 1 → 19 from P0
+    hands = {3: player("11122233344455s", "", "8f")}
+    assert table_net(hands, (3, "5s", "discard", 0), flags=("earth",)) == [-19, 0, 0, 19]
+
+
+def test_table_stakes_and_concealed_honour_triplet():
+    # di 5, hua 2, concealed_honour_triplet_hua: P2 self-draws 3s to 發 暗刻 123p 456p 789p 33s.
+    # 底: 0 → 1 × 5 = 5; 花: 自摸 1 + 發 暗刻 1 = 2 → × 2 = 4 → 9 from each
+    options = {"di": 5, "hua": 2, "concealed_honour_triplet_hua": True}
+    hands = {2: player("666z123p456p789p33s")}
+    assert table_net(hands, (2, "3s", "self_draw"), options=options) == [-9, -9, 27, -9]
+
+
+def test_table_heavenly_hand_with_all_eight_flowers():
+    # P0 (dealer): 天胡 4 → 5 × 2 = 10; 花: 自摸 1 + 8花齐全 32 = 33 → 43 from each
+    hands = {0: player("123m456m789m123p99s", "", "12345678f")}
+    assert table_net(hands, (0, "9s", "self_draw"), flags=("heaven",)) == [129, -43, -43, -43]
+
+
+def test_table_all_honours_all_triplets_with_melds():
+    # P1: 東 pung + 南 暗杠 + 333z 444z 77z, wins on P2's 4z. 底: 字一色+对对胡 12 → 13 × 2 = 26;
+    # 花: 箭牌碰出 1 + 箭牌暗杠 3 = 4 → 30; with ziyise_adds_pattern +2 底 → 34
+    hands = {1: player("333z444z77z", "p111z K2222z")}
+    assert table_net(hands, (1, "4z", "discard", 2)) == [0, 30, -30, 0]
+    assert table_net(hands, (1, "4z", "discard", 2), options={"ziyise_adds_pattern": True}) == [0, 34, -34, 0]
+
+
+def test_table_seven_pairs_with_four_alike_when_allowed():
+    # qixiaodui_distinct_pairs false: 1111m counts as two pairs. 底: 七小对 4 → 10 from P2
+    hands = {1: player("1111m33m55p77p99s22s")}
+    assert table_net(hands, (1, "2s", "discard", 2), options={"qixiaodui_distinct_pairs": False}) == [0, 10, -10, 0]
+
+
+@pytest.mark.parametrize("hands, win, message", [
+    # a robbed 补杠 leaves three copies with the robbed player: a pair wait on the fourth would be a fifth copy
+    ({1: player("123456789m123p55s"), 3: player("", "p555s")}, (1, "5s", "rob_kong", 3), "5 copies of 5s"),
+    ({1: player("1133557799m1122p", "", "1234f"), 0: player("", "p222p")}, (1, "2p", "rob_kong", 0), "5 copies"),
+    ({1: player("147m258p35s123456z")}, (1, "6z", "discard", 2), "not a legal win"),  # 3s 5s too close
+    ({1: player("123456789m123p5s1f")}, (1, "5s", "discard", 2), "flower 1f"),
+])
+def test_table_rejections(hands, win, message):
+    with pytest.raises(RecordError, match=message):
+        score_table(record("daishan", hands, win))

@@ -263,6 +263,19 @@ def test_non_winner_lazi():
     assert non_winner("111z222z33z44z1p2468m3s")["total"] < 500
 
 
+
+def test_non_winner_four_winds_counts_a_wind_de_once():
+    # indicator 1z: the three other East tiles are 得. P2 (West) holds 11z (two 得) 222z 33z 444z: East is still
+    # missing 3 tiles and only 2 得 can fill (the 得 do not count as natural East as well): no 四风会齐.
+    # Base, 得 ignored: 222z 暗刻 8 + 33z own-wind pair 2 + 444z 暗刻 8 = 18 → 38 → 40
+    hands = {1: player("234p567s11s", CHOWS), 2: player("11z222z33z444z2468m13p")}
+    result = score_table(record("wenling", hands, (1, "2p", "discard", 3), indicator="1z"))
+    assert result["players"][2]["total"] == 40
+    # the dealer (East) needs only an East pair: two 得 make it, beside 南 西 北 triplets → 腊子 500
+    hands = {1: player("234p567s11s", CHOWS), 0: player("11z222z333z444z2468m1p")}
+    result = score_table(record("wenling", hands, (1, "2p", "discard", 3), indicator="1z"))
+    assert result["players"][0]["total"] == 500
+
 def test_blank_non_winner_is_scored_from_melds_and_flowers():
     seat = non_winner("", "p999s", "5z")
     assert (seat["base"], seat["fan"], seat["total"]) == (8, 1, 60)
@@ -420,3 +433,168 @@ def test_the_indicator_counts_as_a_physical_tile():
         score_table(record("wenling", hands, (1, "2p", "discard", 2), indicator="9p"))
     hands[2] = player("9p1234567m1234567s1z")
     assert score_table(record("wenling", hands, (1, "2p", "discard", 2), indicator="9p"))
+
+
+# -- full tables (audit): every hand given; each seat's total and the net worked out by hand from spec §3 --------
+# Totals are (base + 20) × 2^番, 500 at most, rounded up to 10; coins = total / 10. Settlement (§3.5): every
+# non-winner pays the winner T_W/10 and, between two non-winners, the lower total pays the difference / 10.
+def table(hands: dict, win: tuple, **kw) -> tuple[list[int], list[int]]:
+    result = score_table(record("wenling", hands, win, **kw))
+    return [p["total"] for p in result["players"]], result["net"]
+
+
+def test_table_dealer_self_draws_all_triplets_with_a_de():
+    # indicator 3s (得 3s; White special; 發 中 字牌). P0 (dealer, East) self-draws 9m.
+    # P0: 111p 暗刻 (幺九) 8 + 999m 暗刻 8 + 222p 暗刻 4 + 44m+得 = 444m 暗刻 4 + 中 pung 4 + 55s pair 0 + 自摸 2
+    #     = 30 → 50; 番: 中 pung 1 + 对对和 2 (one 得: neither 无得 nor 2 得) = 3 → 400
+    # P1 (South): 22z own-wind pair 2 + 666m 暗刻 4 = 6 → 26; 夏/蘭 flower 6f 1 番 → 52 → 60 (its 3s is a 得)
+    # P2 (West): 8888s 明杠 8 + 66z 字牌 pair 2 = 10 → 30; 44z (North) pair 0, its 3s a 得 → 30
+    # P3 (North): 999p pung 4 + 111m 暗刻 8 + 999s 暗刻 8 + White 4 = 24 → 44; White 1 + 冬 1 = 2 番 → 176 → 180
+    # coins 40 | 6, 3, 18: P0 +120; P1 −40 +3 −12; P2 −40 −3 −15; P3 −40 +12 +15
+    totals, net = table({0: player("111p999m222p44m3s55s", "p777z"), 1: player("22z666m13579s2468p78m", "", "6f"),
+                         2: player("44z1z2357m46p13s66z", "k8888s"), 3: player("111m6z55m8p999s", "p999p c456p", "5z4f")},
+                        (0, "9m", "self_draw"), indicator="3s")
+    assert totals == [400, 60, 30, 180]
+    assert net == [120, -49, -58, -13]
+
+
+WB_HANDS = {3: player("12233445556s789m", "c678s", "6f8f"), 2: player("11z567m99p777z", "K2222p p111m", "5f"),
+            0: player("33z444z1357p248m99s66m", "", "3f"), 1: player("", "p888p", "5z")}
+
+
+def test_table_edge_or_middle_wait_on_a_discard_dealer_two():
+    # dealer 2: P2 East, P3 South, P0 West, P1 North; indicator 1z (得 1z). P3 wins on P2's 3s.
+    # P3: the only partition is 123s 234s 456s + 678s chow + 55s; the 3s completes 123s (靠柄) or 234s (嵌档):
+    #     2 → 22; no 旁和 (every reading has the wait bonus); 无得 1 + own flower 6f 1 (8f is West's) → 88 → 90
+    # P2: 2222p 暗杠 16 + 111m pung (幺九) 4 + 777z 暗刻 (字牌) 8 = 28 → 48; 中 1 + 梅 5f 1 → 192 → 200 (11z: 得)
+    # P0: 444z 暗刻 8 + 33z own-wind pair 2 = 10 → 30; 秋 1 番 → 60.  P1 (blank): 888p pung 2 + White 4 → 26 × 2 → 60
+    # coins 9 | 6, 6, 20: P0 −9 −14; P1 −9 −14; P2 −9 +28; P3 +27
+    totals, net = table(WB_HANDS, (3, "3s", "discard", 2), indicator="1z", dealer=2)
+    assert totals == [60, 60, 200, 90]
+    assert net == [-23, -23, 19, 27]
+
+
+BAO = {"sheng_phase": True, "tile_was_sheng": True, "discarder_all_sheng": False, "discarder_tenpai": True}
+
+
+def test_table_bao_with_equal_non_winners():
+    # the same table, P2's 3s a 生牌 in the 生牌 phase: P2 (被包, total 0) pays 3 × 9 to P3, 6 to P0 and 6 to P1,
+    # and nothing for the difference between P0 and P1 (both 60)
+    totals, net = table(WB_HANDS, (3, "3s", "discard", 2), indicator="1z", dealer=2, context={"bao": BAO})
+    assert totals == [60, 60, 0, 90]
+    assert net == [6, 6, -39, 27]
+
+
+def test_table_robbing_a_kong_with_two_de_and_a_flower_lazi():
+    # dealer 1: P1 East, P2 South, P3 West, P0 North; indicator 8p (得 8p). P2 robs P1's 补杠 of 7s (P1 keeps 777s).
+    # P2: best reading 111m 暗刻 8 + 9m+2 得 = 999m 暗刻 8 + South 222z 暗刻 8 + 567s + 234m chow + 44m pair = 24 → 44;
+    #     番: seat-wind triplet 1 + 2 得 1 + 抢杠和 1 = 3 → 352 → 360 (not 自摸; 3f is West's flower).
+    #     (2 得 as 8m 9m for a 靠柄 789s-style wait scores less: 18.)
+    # P1 (East): 11z own-wind pair 2 + 777s pung 2 = 4 → 24; 春 1 番 → 48 → 50
+    # P3 (West): 梅蘭菊竹 laid aside: 腊子 500.  P0 (North, blank): 9999p 明杠 16 → 36; 冬 1 番 → 72 → 80
+    # coins 36 | 8, 5, 50: P0 −36 +3 −42; P1 −36 −3 −45; P3 −36 +45 +42; P2 +108
+    totals, net = table({2: player("111m44m9m567s222z88p", "c234m", "3f"), 1: player("11z12345678p33s9s", "p777s", "1f"),
+                         3: player("13579m2468s1357p2z6z4z", "", "5678f"), 0: player("", "k9999p", "4f")},
+                        (2, "7s", "rob_kong", 1), indicator="8p", dealer=1)
+    assert totals == [80, 50, 360, 500]
+    assert net == [-75, -84, 108, 51]
+
+
+WE_HANDS = {0: player("999s123p789p66z567m", "p888m", "2f"), 2: player("33z44z4s1357m2p", "p111z p222z"),
+            1: player("777z5555p22s1z99m35s2m8s", "", "8f"), 3: player("234567m13p46p578s", "K6666s", "1f")}
+WE_OPTIONS = {"discard_triplet_concealed": False, "seat_flower_fan_winner_only": True}
+
+
+def test_table_discard_triplet_exposed_and_winner_only_seat_flowers():
+    # dealer 3: P3 East, P0 South, P1 West, P2 North; indicator 4s (得 4s). P0 wins on P3's 9s (99s + 9s).
+    # P0: 999s counts as a 刻子 (幺九) 4 under discard_triplet_concealed false + 888m pung 2 + 66z 字牌 pair 2 = 8
+    #     → 28; 无得 1 + own flower 夏 1 (the winner keeps it) → 112 → 120
+    # P2 (North): 東 and 南 pungs, 33z + a 得 for West, 44z own-wind pair: 四风会齐, 腊子 500
+    # P1 (West): 777z 暗刻 8 + 5555p 暗刻 4 = 12 → 32; 中 1 番 (its own flower 竹 scores nothing here) → 64 → 70
+    # P3 (East): 6666s 暗杠 16 → 36 → 40 (its 春 scores nothing here)
+    # coins 12 | 7, 50, 4: P0 +36; P1 −12 −43 +3; P2 −12 +43 +46; P3 −12 −3 −46
+    totals, net = table(WE_HANDS, (0, "9s", "discard", 3), indicator="4s", dealer=3, options=WE_OPTIONS)
+    assert totals == [120, 70, 500, 40]
+    assert net == [36, -52, 77, -61]
+    # with the defaults: P0's 999s is a 暗刻 8 → 32 × 4 = 128 → 130; P1 gets 竹 → 128 → 130; P3 gets 春 → 80;
+    # coins 13 | 13, 50, 8: P0 +39; P1 −13 −37 +5; P2 −13 +37 +42; P3 −13 −5 −42
+    totals, net = table(WE_HANDS, (0, "9s", "discard", 3), indicator="4s", dealer=3)
+    assert totals == [130, 130, 500, 80]
+    assert net == [39, -45, 66, -60]
+
+
+def test_table_bao_with_unequal_non_winners():
+    # the table above with 包: P3 (total 0) pays 3 × 12 to P0, 7 to P1, 50 to P2, and P2 the difference 43
+    totals, net = table(WE_HANDS, (0, "9s", "discard", 3), indicator="4s", dealer=3, options=WE_OPTIONS,
+                        context={"bao": BAO})
+    assert totals == [120, 70, 500, 0]
+    assert net == [36, 7, 93, -136]
+
+
+def test_table_flower_indicator_self_drawn_de():
+    # indicator 5f: 6f 7f 8f are 得, 5z 6z 7z are specials, there is no 字牌. P1 (South) self-draws the 得 6f.
+    # P1: 123m 456m 789p 234s + 45s+得 (3s or 6s: a two-sided wait) + 22p: 自摸 2 + White 4 = 6 → 26;
+    #     番: 旁和 1 + 自摸得 1 + White 1 + own flower 夏 1 = 4 → 416 → 420
+    # P0 (East): 111z own-wind 暗刻 8 → 28; seat wind 1 + 春 1 → 112 → 120 (its 7f is a 得)
+    # P2 (West): 8888m 暗刻 4 + 33z own-wind pair 2 + 發 中 laid aside 8 = 14 → 34; 2 番 → 136 → 140 (8f: 得)
+    # P3 (North): 444z own-wind pung (幺九) 4 → 24; seat wind 1 → 48 → 50
+    # coins 42 | 12, 14, 5: P0 −42 −2 +7; P2 −42 +2 +9; P3 −42 −7 −9; P1 +126
+    totals, net = table({1: player("123m456m789p234s45s22p6f", "", "2f5z"), 0: player("111z99m7f13579p2468s3z", "", "1f"),
+                         2: player("8f8888m33z4z66p179s357m", "", "6z7z"), 3: player("3456p66m33s12p", "p444z c789s")},
+                        (1, "6f", "self_draw"), indicator="5f")
+    assert totals == [120, 420, 140, 50]
+    assert net == [-37, 126, -31, -58]
+
+
+def test_table_four_winds_winner_and_a_concealed_dragon_kong():
+    # indicator 2m (得 2m). P3 (North) wins on P1's 4z: 111z 22z+得 333z 44z 567s + 123p chow: 四风会齐, 500.
+    # P0 (East, blank): 暗杠 of 中 (a 字牌): 腊子 500.  P1 (South): 999m 暗刻 8 + 66z 字牌 pair 2 = 10 → 30 (22m: 得)
+    # P2 (West, blank): 555m pung 2 + White 4 → 26 × 2 → 60
+    # coins 50 | 50, 3, 6: P0 −50 +47 +44; P1 −50 −47 −3; P2 −50 −44 +3; P3 +150
+    totals, net = table({3: player("111z22z333z44z567s2m", "c123p"), 0: player("", "K7777z"),
+                         1: player("22m999m11s345p678p9p66z"), 2: player("", "p555m", "5z")},
+                        (3, "4z", "discard", 1), indicator="2m")
+    assert totals == [500, 30, 60, 500]
+    assert net == [41, -100, -91, 150]
+
+
+def test_table_kong_bloom_with_two_de():
+    # dealer 2: P2 East, P3 South, P0 West, P1 North; indicator 9s (得 9s). P2 self-draws 7z on a kong replacement.
+    # P2: 77z + 得 = 777z 暗刻 (字牌) 8, 4p + 得 = 44p pair, 678m; melds 3333p 暗杠 16, 111m pung 4, 555s pung 2;
+    #     自摸 2 = 32 → 52; 番: 中 triplet 1 + 2 得 1 + 杠上开花 1 = 3 → 416 → 420
+    #     (44p+2 得 as 444p with 77z 单吊 gives 4 + 2 + 2 = 8 和 but no 中 番: less)
+    # P3 (South): 22z own-wind pair 2 → 22; 夏 6f 1 → 44 → 50.  P0 (West): 4444z 明杠 16 + 33z 2 + 888p 4 + 999p 8
+    #     = 30 → 50.  P1 (North, blank): 234s chow 0 + two White 8 → 28; 2 番 → 112 → 120
+    # coins 42 | 5, 12, 5: P0 −42 −7; P1 −42 +14; P3 −42 −7; P2 +126
+    totals, net = table({2: player("678m4p9s9s77z", "K3333p p111m p555s", "3f"), 3: player("22z9s11s456s2345m78m1p2p", "", "6f"),
+                         0: player("33z888p999p67p56m2s", "k4444z"), 1: player("", "c234s", "55z")},
+                        (2, "7z", "self_draw"), indicator="9s", dealer=2, flags=("kong_replacement",))
+    assert totals == [50, 120, 420, 50]
+    assert net == [-49, -28, 126, -49]
+
+
+def test_table_white_always_de():
+    # option white_always_de, indicator 3p: 得 = 3p and every White; 發 中 are specials; no 字牌 is left.
+    # P0 wins on P2's 2p with 5z + 3p: best reading 2p+得+得 = 234p (two-sided, the 2p at the low end) beside
+    #     123s 456s 789s + 678m chow + 11m: 0 + 發 4 = 4 → 24; 旁和 1 + 2 得 1 + 發 1 → 192 → 200
+    #     (11m+得 = 111m 8 with 22p 单吊 2: (14 + 20) × 4 = 136 → 140 only)
+    # P1 (South): 222z own-wind 暗刻 8 + 999p 暗刻 8 = 16 → 36; seat wind 1 → 72 → 80 (its 55z are 得: nothing)
+    # P2 (West): 444z 暗刻 8 + 33z 2 + 88m 0 + 中 中 8 = 18 → 38; 2 番 → 152 → 160.  P3 (blank): 111z pung 4 → 30
+    # coins 20 | 8, 16, 3: P1 −20 −8 +5; P2 −20 +8 +13; P3 −20 −5 −13; P0 +60
+    totals, net = table({0: player("123456789s11m2p5z3p", "c678m", "6z"), 1: player("55z222z999p459m147p28s"),
+                         2: player("33z444z1239m567p56s88m", "", "77z"), 3: player("", "p111z")},
+                        (0, "2p", "discard", 2), indicator="3p", options={"white_always_de": True})
+    assert totals == [200, 80, 160, 30]
+    assert net == [60, -23, 1, -38]
+
+
+@pytest.mark.parametrize("hands, win, message", [
+    ({1: player("234p567s11s", CHOWS, "2f")}, (1, "2f", "self_draw"), "not among"),  # a flower that makes no 腊子
+    ({1: player("234p567s11s", CHOWS), 2: player("", "k2222p")}, (1, "2p", "discard", 3), "5 copies of 2p"),
+    ({1: player("234p567s11s", CHOWS), 2: player("123m")}, (1, "2p", "discard", 3), "16 for a non-winner"),
+    ({1: player("234p567s11s", CHOWS)}, (1, "2p", "discard", 1), "cannot be the winner"),
+    ({1: player("234p567s1s9p", CHOWS)}, (1, "9p", "rob_kong", 2), "得"),
+])
+def test_table_rejections(hands, win, message):
+    with pytest.raises(RecordError, match=message):
+        score_table(record("wenling", hands, win, indicator="9p"))
