@@ -3,6 +3,7 @@ put in perspective, or given doubtful reads."""
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -228,3 +229,67 @@ def test_no_tiles_reads_an_empty_hand() -> None:
     hand = group_hand(Detections(), "daishan")
     assert (hand.concealed, hand.melds, hand.win_tile) == ("", (), None)
     assert "no tile is set apart as the winning tile" in hand.problems
+
+
+def _with(detections: Detections, *, box: list[float] | None = None, code: str = "", confidence: float = 0.3,
+          sideways: dict[int, bool] | None = None, shift: tuple[range, float] | None = None) -> Detections:
+    """The detections with one more box (image pixels, a misread ``code``), flags changed, or tiles moved right."""
+    xyxy, flags = detections.xyxy.copy(), detections.sideways.copy()
+    for i, flag in (sideways or {}).items():
+        flags[i] = flag
+    if shift:
+        xyxy[list(shift[0])] += [shift[1], 0, shift[1], 0]
+    if box is None:
+        return replace(detections, xyxy=xyxy, sideways=flags)
+    return Detections(
+        xyxy=np.vstack([xyxy, box]), tiles=detections.tiles + (code,),
+        confidence=np.append(detections.confidence, confidence),
+        alternatives=detections.alternatives + ((),), sideways=np.append(flags, False),
+        angle=np.append(detections.angle, detections.angle[0]))
+
+
+CLEAN = ("123m456p789s55z", "5z", ({"type": "pung", "tiles": "999p", "from": 3},))
+
+
+def test_box_across_two_neighbours_is_a_double_left_out() -> None:
+    clean = laid(DAISHAN, PUNG)
+    (a, top, _, bottom), (_, _, b, _) = clean.xyxy[3], clean.xyxy[4]
+    hand = group_hand(_with(clean, box=[(a + b) / 2 - W / 2, top, (a + b) / 2 + W / 2, bottom], code="9m"), "daishan")
+    assert (hand.concealed, hand.win_tile, hand.melds) == CLEAN
+    assert hand.away == (14,)
+
+
+def test_false_back_in_the_gap_before_the_winning_tile_is_left_out() -> None:
+    clean = laid(DAISHAN, PUNG)
+    (_, top, a, bottom), (b, _, _, _) = clean.xyxy[9], clean.xyxy[10]
+    hand = group_hand(_with(clean, box=[a + 1, top + 8, b - 1, bottom], code="back", confidence=0.6), "daishan")
+    assert (hand.concealed, hand.win_tile, hand.melds) == CLEAN
+
+
+def test_wrong_sideways_flags_in_the_concealed_row_and_on_the_winning_tile_are_ignored() -> None:
+    hand = group_hand(_with(laid(DAISHAN, PUNG), sideways={5: True, 10: True}), "daishan")
+    assert (hand.concealed, hand.win_tile, hand.melds) == CLEAN
+
+
+def test_missed_sideways_flag_is_found_by_the_tile_shape() -> None:
+    hand = group_hand(_with(laid(DAISHAN, (1, row("9p 9p* 9p"))), sideways={12: False}), "daishan")
+    assert hand.melds == ({"type": "pung", "tiles": "999p", "from": 2},)
+
+
+def test_concealed_row_broken_by_a_wide_spacing_is_joined_to_the_hand_size() -> None:
+    hand = group_hand(_with(laid(DAISHAN, PUNG), shift=(range(5, 11), 14.0)), "daishan")
+    assert (hand.concealed, hand.win_tile, hand.melds, hand.away) == (*CLEAN, ())
+
+
+def test_concealed_kong_of_four_backs_broken_by_a_wide_spacing_is_mended() -> None:
+    hand = group_hand(_with(laid(DAISHAN, (1, row("# # # #"))), shift=(range(14, 15), 10.0)), "daishan")
+    assert hand.melds == ({"type": "kong", "tiles": "", "concealed": True},)
+
+
+def test_evenly_spaced_real_tile_is_never_dropped_to_make_the_hand_legal() -> None:
+    # one 1p too many (15 tiles): leaving out the doubtful 1p would make a legal hand, but it lies where a
+    # tile belongs, so it stays in the reading and the player is told
+    shaky = {1: (0.4, (("2p", 0.1),))}
+    tight = _with(laid((0, row("1p 1p 1p 1p 4p 4p 4p 5p 5p 5p 5z 5z 5z 1z", "1z")), reads=shaky), shift=(range(1), 3.0))
+    hand = group_hand(tight, "daishan")
+    assert hand.concealed == "1111444555p11555z" and hand.problems and hand.away == ()

@@ -12,13 +12,15 @@ Pure functions, in order:
   links first, along the direction in which the tiles line up best (under perspective rows need not lie
   square to the faces, may bend, and tile sizes change along them); a row splits into groups where a
   spacing, measured in tile sizes, is clearly wider than the spacings beside it; a lone tile off its row
-  next to a tile with the same face is stacked on it.
+  next to a tile with the same face is stacked on it. Detections that repeat a tile (a second box on it,
+  or one across two neighbours) and backs that no concealed kong or wall explains are in no row.
 - `read_layout(layout, tiles, sideways, region)`: what each group is (concealed part, winning tile, melds,
   flowers), which groups make the hand (the rest, such as other players' tiles or the wall, is left
   ``away``), and the player's part of a table record.
 - `read_detections` tries each likely up direction of the hand (a webcam above the table may see it
-  upside down; other players' tiles may face elsewhere) and keeps the best reading; `group_hand` adds the
-  consistency checks, suggestions and needs of `vision.consistency`.
+  upside down; other players' tiles may face elsewhere) and keeps the best reading; `group_hand` leaves
+  out a likely double when that alone makes the hand legal, and adds the consistency checks, suggestions
+  and needs of `vision.consistency`.
 """
 from __future__ import annotations
 
@@ -43,6 +45,21 @@ LINK_TURN = 28.0
 HAND_REACH = 4.0
 """Groups farther than this from the rest of the hand (nearest tiles, in tile lengths along the row and
 heights across it) are not part of it."""
+DOUBLE_SPOT = 0.4
+"""A tile this close along the row (in usual spacings) to a likelier one in line with it is that tile again."""
+DOUBLE_SPAN = 1.5
+"""Two tiles in line this close (in usual spacings, centre to centre) leave no room for a third between them."""
+LIKELY_SPOT, LIKELY_SPAN = 0.7, 1.7
+"""Looser DOUBLE_SPOT and DOUBLE_SPAN for a double that the hand's legality confirms (below 2: evenly spaced
+tiles are 2 spacings apart, and a real tile between them must never be taken for a double)."""
+DOUBLE_LINE = 0.2
+"""Tiles this close across the row (tile sizes) are in line..."""
+DOUBLE_REACH = 1.5
+"""... and neighbours when this close along it."""
+BACK_REACH = 3.5
+"""A concealed kong's other back lies within this many tile sizes along the row."""
+DOUBTFUL_READ = 0.5
+"""A detection less sure than this may be a double of the tiles beside it."""
 SIDEWAYS_LENGTH = 4 / 3
 """A sideways tile's length along the row, in upright tile widths (a face is 3 × 4)."""
 
@@ -265,6 +282,62 @@ def _overlapping_tops(points: np.ndarray, scale: np.ndarray, detections: Detecti
     return tops
 
 
+def _doubles(points: np.ndarray, scale: np.ndarray, confidence: np.ndarray, spot: float = DOUBLE_SPOT,
+             span: float = DOUBLE_SPAN) -> set[int]:
+    """Detections that repeat tiles found already (a second box on one tile, or one across two neighbours),
+    least confident first: a tile less than ``spot`` usual spacings from a likelier tile in line with
+    it, or lying between two tiles in line less than ``span`` usual spacings apart (a stacked tile lies
+    off the line and stays). The usual spacing is the median over the tiles in line nearby of the spacing
+    to the nearest neighbour, along the row; for a tile less sure than DOUBTFUL_READ and than its two
+    neighbours, the spacings without it (a short group with a double looks tightly spaced)."""
+    n = len(points)
+    step = (points[None, :, :] - points[:, None, :]) / ((scale[None, :, None] + scale[:, None, None]) / 2)
+    along = np.abs(step[..., 0])
+    in_line = (np.abs(step[..., 1]) < DOUBLE_LINE) & ~np.eye(n, dtype=bool)
+    neighbours = in_line & (along < DOUBLE_REACH)
+    doubles: set[int] = set()
+
+    def usual(i: int, without: set[int]) -> float | None:
+        keep = np.ones(n, bool)
+        keep[list(without)] = False
+        nearest = np.where(neighbours & keep[None, :], along, np.inf).min(1)
+        local = nearest[in_line[i] & (along[i] < 4 * DOUBLE_REACH) & keep & np.isfinite(nearest)]
+        return float(np.median(local)) if local.size >= 2 else None
+
+    for i in sorted(range(n), key=lambda k: float(confidence[k])):
+        near = [k for k in np.flatnonzero(neighbours[i]) if k not in doubles]
+        left = [k for k in near if points[k, 0] < points[i, 0]]
+        right = [k for k in near if points[k, 0] > points[i, 0]]
+        j = min(left, key=lambda q: along[i, q], default=None)
+        k = min(right, key=lambda q: along[i, q], default=None)
+        doubtful = confidence[i] < DOUBTFUL_READ and all(m is not None and confidence[m] > confidence[i]
+                                                         for m in (j, k))
+        spacing = usual(i, doubles | {i}) if doubtful else usual(i, set())
+        if not near or spacing is None:
+            continue
+        closest = min(near, key=lambda q: along[i, q])
+        if along[i, closest] < spot * spacing and confidence[i] <= confidence[closest]:
+            doubles.add(i)
+        elif j is not None and k is not None and along[i, j] + along[i, k] < span * spacing:
+            doubles.add(i)
+    return doubles
+
+
+def _stray_backs(points: np.ndarray, scale: np.ndarray, tiles: tuple[str, ...]) -> set[int]:
+    """Face-down detections that can be no face-down tile: one between faces in line on both sides with no
+    other back in line within BACK_REACH tile sizes (a concealed kong shows two or four backs, the wall
+    many) is a gap or a tile's edge taken for a back."""
+    stray: set[int] = set()
+    for i in (k for k, t in enumerate(tiles) if t == BACK):
+        step = (points - points[i]) / ((scale[:, None] + scale[i]) / 2)
+        line = (np.abs(step[:, 1]) < DOUBLE_LINE) & (np.abs(step[:, 0]) < BACK_REACH)
+        line[i] = False
+        sides = [line & (step[:, 0] < 0), line & (step[:, 0] > 0)]
+        if all(side.any() for side in sides) and not any(tiles[k] == BACK for k in np.flatnonzero(line)):
+            stray.add(i)
+    return stray
+
+
 def _off_line(points: np.ndarray, scale: np.ndarray, k: int, others: list[int]) -> float:
     """How far tile k lies across the row from its nearest neighbour along it, in tile sizes."""
     best = math.inf
@@ -372,18 +445,20 @@ def _spacings(chain: list[int], points: np.ndarray, scale: np.ndarray, sideways:
     return out
 
 
-def find_layout(detections: Detections, up: float | None = None) -> Layout:
+def find_layout(detections: Detections, up: float | None = None, left_out: frozenset[int] = frozenset()) -> Layout:
     """Rows and groups of the detected tiles (geometry only; see the module doc); ``up`` is the hand's up
-    direction when known (by default the dominant direction of all faces)."""
+    direction when known (by default the dominant direction of all faces). Doubles (`_doubles`), stray backs
+    and the ``left_out`` detections are in no row."""
     n = len(detections)
     if n == 0:
         return Layout(0.0, ())
     up = up_candidates(detections)[0] if up is None else up
     scale = _scales(detections)
     points, right = _hand_frame(detections.centers, scale, up)
-    on_top = _overlapping_tops(points, scale, detections)
+    doubles = _doubles(points, scale, detections.confidence) | _stray_backs(points, scale, detections.tiles) | left_out
+    on_top = _overlapping_tops(points, scale, detections) - doubles
     across = detections.sizes @ np.abs(np.array([-right[1], right[0]]))
-    chains = _chains(points, scale, across, [i for i in range(n) if i not in on_top])
+    chains = _chains(points, scale, across, [i for i in range(n) if i not in on_top | doubles])
     chains += [[top] for top in on_top]
     spacings = [_spacings(chain, points, scale, detections.sideways) for chain in chains]
     every = [r for ratios in spacings for r in ratios]
@@ -435,13 +510,17 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
     """The hand a layout shows, given each detection's tile: which group is what, and the player's part of
     the table record. ``tiles`` and ``sideways`` are indexed like the layout's detections.
 
-    The concealed group is the one followed in its row by a lone tile set apart (the winning tile); if
-    several could be, the one giving the region's hand size with the fewest tiles that fit no group. From
-    there the hand grows by groups within HAND_REACH of it that read as melds or flowers; a group that
-    reads as neither belongs to the hand only when it sits in a row beside a group of the hand (it is then
-    reported as a problem). Everything else is left ``away`` (other players' tiles, the wall).
+    The concealed group is the one followed in its row by a lone tile set apart (the winning tile), or
+    that group joined to the plain groups before it in its row (a wrong gap broke the row); if several
+    could be, the one giving the region's hand size with the fewest tiles that fit no group, then the
+    fewest chows and pungs with no claimed tile, then the fewest joins. From there the hand grows by
+    groups within HAND_REACH of it that read as melds or flowers; a group that reads as neither belongs to
+    the hand only when it sits in a row beside a group of the hand (it is then reported as a problem).
+    Everything else is left ``away`` (other players' tiles, the wall). Sideways flags that cannot be
+    right are mended first (`_plausible_sideways`, `_turned_tile`).
     """
     aside = laid_aside(region, indicator, options)
+    sideways = _plausible_sideways(layout, tiles, sideways)
     rows, stacked = _mend_fragments([_peel_aside(row, tiles, aside) for row in layout.rows], tiles, sideways, layout)
     groups = [g for row in rows for g in row]
     base_of = {g: tuple(i for i in g if i not in stacked) for g in groups}
@@ -450,7 +529,7 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
     plain = [g for g in groups if g not in marked and g not in flowers]
 
     def joins_by(g: tuple[int, ...]) -> str:
-        if g in flowers or _meld_like(g, base_of[g], tiles, sideways, layout, home):
+        if g in flowers or _meld_like(g, base_of.get(g, g), tiles, sideways, layout, home):
             return "reach"
         return "never" if all(tiles[i] == BACK for i in g) else "row"
 
@@ -458,18 +537,20 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
     home: tuple[tuple[int, ...], ...] = ()
     winning: tuple[int, ...] | None = None
     hand: list[tuple[int, ...]] = []
-    best: tuple[bool, bool, int, int] | None = None
-    for g, h in _concealed_candidates(rows, plain):
+    best: tuple[bool, bool, int, int, int, int] | None = None
+    for trial, g, h, joined in _concealed_candidates(rows, plain):
         concealed = g
-        home = next(row for row in rows if g in row)
-        grown = _grow_hand(layout, rows, [g] + ([h] if h else []), joins_by)
+        home = next(row for row in trial if g in row)
+        grown = _grow_hand(layout, trial, [g] + ([h] if h else []), joins_by)
         melds_and_flowers = [m for m in grown if m not in (g, h) and joins_by(m) == "reach"]
         loose = sum(len(m) for m in grown if m not in (g, h) and m not in melds_and_flowers)
         size = len(g) + (h is not None) + sum(3 for m in melds_and_flowers if m not in flowers)
+        unclaimed = sum(len(m) == 3 and m in plain for m in melds_and_flowers)
         score = (size == REGIONS[region].hand_size + 1, len(g) % 3 == (1 if h else 2), -loose,
-                 sum(map(len, grown)))
+                 sum(map(len, grown)), -unclaimed, -joined)
         if best is None or score > best:
-            best, hand, winning = score, grown, h
+            best, hand, winning, rows = score, grown, h, trial
+    groups = [g for row in rows for g in row]
     concealed = hand[0] if hand else None
     win_guessed = bool(concealed and winning is None and best and best[0] and best[1])
     if win_guessed:
@@ -488,7 +569,8 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
         elif g in flowers:
             out.append(Group("flowers", g))
         elif len(base_of[g]) in (3, 4):
-            meld, problem = _read_meld(base_of[g], tuple(i for i in g if i in stacked), tiles, sideways, seat,
+            turned = _turned_tile(base_of[g], tiles, sideways, layout)
+            meld, problem = _read_meld(base_of[g], tuple(i for i in g if i in stacked), tiles, turned, seat,
                                        len(melds))
             out.append(Group("meld", g, len(melds)))
             melds.append(meld)
@@ -511,6 +593,37 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
         problems=tuple(problems),
         win_guessed=win_guessed,
     )
+
+
+def _plausible_sideways(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray) -> np.ndarray:
+    """The sideways flags with those that cannot mark a claimed tile cleared: the concealed row's tiles
+    stand upright, so a group of more than four face tiles (no meld is that long) and a lone tile just
+    after one (the winning tile) lie straight."""
+    out = np.array(sideways, bool)
+    for row in layout.rows:
+        long = [len(g) > 4 and BACK not in (tiles[i] for i in g) and not any(i in layout.stacked for i in g)
+                for g in row]
+        for k, g in enumerate(row):
+            if long[k] or (len(g) == 1 and k > 0 and long[k - 1] and g[0] not in layout.stacked):
+                out[list(g)] = False
+    return out
+
+
+def _turned_tile(base: tuple[int, ...], tiles: tuple[str, ...], sideways: np.ndarray, layout: Layout) -> np.ndarray:
+    """The sideways flags with one claimed tile in a meld that must have one and shows none or several (a
+    flag missed or misread): of those flagged, or of all when none is for a chow or pung, the one whose box
+    is longest along the row for its height."""
+    codes = [tiles[i] for i in base]
+    turned = [i for i in base if sideways[i]]
+    if len(turned) == 1 or BACK in codes or sorted(codes) == ["1z", "2z", "3z", "4z"] \
+            or (not turned and len(set(codes)) == 1 and len(codes) == 4):
+        return sideways
+    choices = turned or list(base)
+    shape = layout.extent[choices, 0] / np.maximum(layout.extent[choices, 1], 1e-6)
+    out = np.array(sideways, bool)
+    out[list(base)] = False
+    out[choices[int(np.argmax(shape))]] = True
+    return out
 
 
 def _peel_aside(row: tuple[tuple[int, ...], ...], tiles: tuple[str, ...],
@@ -582,9 +695,10 @@ def _plain(group: tuple[int, ...], tiles: tuple[str, ...], sideways: np.ndarray)
 
 
 def _is_meld_shape(codes: list[str]) -> bool:
+    """Whether tiles make a pung, chow or kong (one face, or face down: a concealed kong's four backs)."""
     faces = [c for c in codes if c != BACK]
     if len(codes) == 4:
-        return len(set(faces)) == 1
+        return len(set(faces)) <= 1
     return len(codes) == 3 and len(faces) == 3 and (len(set(faces)) == 1 or _is_run(faces))
 
 
@@ -603,15 +717,33 @@ def _stacked_in(group: tuple[int, ...], tiles: tuple[str, ...], points: np.ndarr
     return best
 
 
-def _concealed_candidates(rows: list[tuple[tuple[int, ...], ...]], plain: list[tuple[int, ...]]
-                          ) -> list[tuple[tuple[int, ...], tuple[int, ...] | None]]:
-    """Possible (concealed group, winning tile) pairs: each plain group followed in its row by one plain
-    tile set apart; failing any, the largest plain group without a winning tile."""
-    pairs: list[tuple[tuple[int, ...], tuple[int, ...] | None]] = [
-        (g, h) for row in rows for g, h in zip(row, row[1:]) if g in plain and h in plain and len(h) == 1]
+Rows = list[tuple[tuple[int, ...], ...]]
+
+
+def _concealed_candidates(rows: Rows, plain: list[tuple[int, ...]]
+                          ) -> list[tuple[Rows, tuple[int, ...], tuple[int, ...] | None, int]]:
+    """Possible (rows, concealed group, winning tile, groups joined) choices: each plain group followed in its
+    row by one plain tile set apart; failing any, the largest plain group without a winning tile. A wrong
+    gap (a misread spacing, a duplicate box left out) may break the concealed row, so each is also tried
+    joined to the plain groups just before it in its row (the rows then hold the joined group)."""
+    pairs: list[tuple[tuple[tuple[int, ...], ...], int, tuple[int, ...] | None]] = [
+        (row, k, h) for row in rows for k, (g, h) in enumerate(zip(row, row[1:])) if g in plain and h in plain
+        and len(h) == 1]
     if not pairs and plain:
-        pairs = [(max(plain, key=len), None)]
-    return pairs
+        largest = max(plain, key=len)
+        row = next(row for row in rows if largest in row)
+        pairs = [(row, row.index(largest), None)]
+    out = []
+    for row, k, h in pairs:
+        start = k
+        while True:
+            joined = tuple(i for g in row[start:k + 1] for i in g)
+            trial = [r if r is not row else row[:start] + (joined,) + row[k + 1:] for r in rows]
+            out.append((trial, joined, h, k - start))
+            if start == 0 or row[start - 1] not in plain:
+                break
+            start -= 1
+    return out
 
 
 def _meld_like(group: tuple[int, ...], base: tuple[int, ...], tiles: tuple[str, ...], sideways: np.ndarray,
@@ -716,12 +848,14 @@ def _names(indices: tuple[int, ...], tiles: tuple[str, ...]) -> str:
 
 
 def read_detections(detections: Detections, region: str, *, seat: int = 0, indicator: str | None = None,
-                    options: dict[str, Any] | None = None) -> tuple[Layout, HandReading]:
-    """The layout and reading of the detections, trying each likely up direction of the hand and keeping
-    the reading that finds a winning tile set apart and holds the most tiles facing that way."""
+                    options: dict[str, Any] | None = None, left_out: frozenset[int] = frozenset()
+                    ) -> tuple[Layout, HandReading]:
+    """The layout and reading of the detections (but ``left_out``), trying each likely up direction of the
+    hand and keeping the reading that finds a winning tile set apart and holds the most tiles facing that
+    way."""
     best: tuple[tuple[int, int, int], Layout, HandReading] | None = None
     for up in up_candidates(detections):
-        layout = find_layout(detections, up)
+        layout = find_layout(detections, up, left_out)
         reading = read_layout(layout, detections.tiles, detections.sideways, region, seat=seat, indicator=indicator,
                               options=options)
         held = [i for g in reading.groups for i in g.tiles]
@@ -732,6 +866,14 @@ def read_detections(detections: Detections, region: str, *, seat: int = 0, indic
             best = (score, layout, reading)
     assert best is not None
     return best[1], best[2]
+
+
+def _likely_doubles(detections: Detections, layout: Layout, reading: HandReading) -> list[int]:
+    """Tiles of the hand that may be doubles, least confident first: those `_doubles` finds with the looser
+    LIKELY_SPOT and LIKELY_SPAN (each is left out only when that makes the hand legal)."""
+    held = {i for g in reading.groups for i in g.tiles}
+    found = _doubles(layout.points, layout.scale, detections.confidence, LIKELY_SPOT, LIKELY_SPAN) & held
+    return sorted(found, key=lambda i: float(detections.confidence[i]))
 
 
 def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator: str | None = None,
@@ -749,6 +891,13 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
         raise ValueError(f"seat must be 0, 1, 2 or 3, not {seat!r}")
     layout, reading = read_detections(detections, region, seat=seat, indicator=indicator, options=options)
     problems = check_hand(reading, indicator=indicator, options=options, seat=seat)
+    if problems:
+        for double in _likely_doubles(detections, layout, reading):
+            trial = read_detections(detections, region, seat=seat, indicator=indicator, options=options,
+                                    left_out=frozenset({double}))
+            if not check_hand(trial[1], indicator=indicator, options=options, seat=seat, first=True):
+                layout, reading, problems = *trial, ()
+                break
     suggestions = suggest(detections, layout, reading, seat=seat, indicator=indicator, options=options) \
         if problems else ()
     return replace(reading, problems=problems, suggestions=suggestions, needs=needs(reading, indicator=indicator))
