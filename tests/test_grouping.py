@@ -293,3 +293,9 @@ def test_evenly_spaced_real_tile_is_never_dropped_to_make_the_hand_legal() -> No
     tight = _with(laid((0, row("1p 1p 1p 1p 4p 4p 4p 5p 5p 5p 5z 5z 5z 1z", "1z")), reads=shaky), shift=(range(1), 3.0))
     hand = group_hand(tight, "daishan")
     assert hand.concealed == "1111444555p11555z" and hand.problems and hand.away == ()
+
+
+def test_hand_with_no_tile_apart_beats_other_tiles_that_show_one() -> None:
+    # the hand's 14 tiles touch (the winning tile not set apart); two tiles of the discards lie a gap apart
+    hand = group_hand(laid((0, row("1m 2m 3m 4m 5m 6m 7m 8m 9m 5z 5z 5z 7z 7z")), (-4, row("7p", "2s"))), "daishan")
+    assert (hand.concealed, hand.win_tile, hand.win_guessed, hand.problems) == ("123456789m55577z", "7z", True, ())
