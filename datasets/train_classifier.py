@@ -114,10 +114,8 @@ def main() -> None:
 
     sets = load_crop_sets(args.data)
     factors = {k: int(v) for k, v in (item.split("=") for item in args.oversample.split(",") if item)}
-    crops = np.concatenate([np.repeat(s["crops"], factors.get(n, 1), 0) for n, s in sets.items()])
-    labels = np.concatenate([np.repeat(s["labels"], factors.get(n, 1), 0) for n, s in sets.items()])
-    up = np.concatenate([np.repeat(s["up"], factors.get(n, 1), 0) for n, s in sets.items()])
-    aspect = np.concatenate([np.repeat(s["aspect"], factors.get(n, 1), 0) for n, s in sets.items()])
+    crops, labels, up, aspect = (np.concatenate([np.repeat(s[key], factors.get(n, 1), 0) for n, s in sets.items()])
+                                 for key in ("crops", "labels", "up", "aspect"))
     print({n: len(s["labels"]) for n, s in sets.items()}, "→", len(labels), "training crops")
     valid = np.load(args.data / "real_valid.npz")
 

@@ -724,9 +724,9 @@ def _concealed_candidates(rows: Rows, plain: list[tuple[int, ...]]
                           ) -> list[tuple[Rows, tuple[int, ...], tuple[int, ...] | None, int]]:
     """Possible (rows, concealed group, winning tile, groups joined) choices: each plain group followed in its
     row by one plain tile set apart, and the largest plain group, when it is none of those, without a
-    winning tile (a hand laid with no tile apart, while other tiles on the table happen to show one). A wrong gap (a misread spacing, a
-    duplicate box left out) may break the concealed row, so each is also tried joined to the plain groups
-    just before it in its row (the rows then hold the joined group)."""
+    winning tile (a hand laid with no tile apart, while other tiles on the table happen to show one). A
+    wrong gap (a misread spacing, a duplicate box left out) may break the concealed row, so each is also
+    tried joined to the plain groups just before it in its row (the rows then hold the joined group)."""
     pairs: list[tuple[tuple[tuple[int, ...], ...], int, tuple[int, ...] | None]] = [
         (row, k, h) for row in rows for k, (g, h) in enumerate(zip(row, row[1:])) if g in plain and h in plain
         and len(h) == 1]
