@@ -136,6 +136,11 @@ def test_flowers_row_and_region_flowers() -> None:
     assert (hand.flowers, hand.problems) == ("17z3f", ())
 
 
+def test_flower_read_sideways_is_still_a_flower() -> None:
+    hand = group_hand(laid((-1, row("2f 3f* 7f 8f")), DAISHAN, PUNG), "daishan")
+    assert (hand.flowers, [m["tiles"] for m in hand.melds], hand.problems) == ("2378f", ["999p"], ())
+
+
 def test_flower_at_the_end_of_the_row_is_laid_aside() -> None:
     hand = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z", "1z", "3f")), PUNG), "daishan")
     assert (hand.concealed, hand.win_tile, hand.flowers) == ("123m456p789s11z", "1z", "3f")

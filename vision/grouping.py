@@ -31,7 +31,7 @@ from typing import Any, Callable
 import numpy as np
 
 from scoring import REGIONS
-from scoring.tiles import TILE_INDEX, format_tiles
+from scoring.tiles import FLOWERS, TILE_INDEX, format_tiles
 from vision.detections import BACK, Detections
 
 SURE_GAP = 1.3
@@ -491,7 +491,7 @@ def laid_aside(region: str, indicator: str | None = None, options: dict[str, Any
     """Tiles the region lays aside with the flowers: the flowers; Wenling's special tiles (White, or Green and
     Red when White is the indicator or always a wild, and all three when a flower is the indicator, whose
     group's other flowers are wilds standing in the hand); Fuzhou's winds and dragons."""
-    flowers = frozenset(f"{n}f" for n in range(1, 9))
+    flowers = frozenset(FLOWERS)
     if region == "fuzhou":
         return flowers | {f"{n}z" for n in range(1, 8)}
     if region == "wenling":
@@ -596,10 +596,10 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
 
 
 def _plausible_sideways(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray) -> np.ndarray:
-    """The sideways flags with those that cannot mark a claimed tile cleared: the concealed row's tiles
-    stand upright, so a group of more than four face tiles (no meld is that long) and a lone tile just
-    after one (the winning tile) lie straight."""
-    out = np.array(sideways, bool)
+    """The sideways flags with those that cannot mark a claimed tile cleared: flowers are never claimed;
+    the concealed row's tiles stand upright, so a group of more than four face tiles (no meld is that
+    long) and a lone tile just after one (the winning tile) lie straight."""
+    out = np.array(sideways, bool) & np.array([t not in FLOWERS for t in tiles], bool)
     for row in layout.rows:
         long = [len(g) > 4 and BACK not in (tiles[i] for i in g) and not any(i in layout.stacked for i in g)
                 for g in row]
