@@ -71,7 +71,7 @@ def test_face_down_tiles_and_sideways_tiles_on_synthetic_hands(detector):
     from datasets.synth import generate_scene
 
     backs = backs_found = sideways = sideways_found = 0
-    seeds = iter(range(8_100_000, 8_100_400))  # held out: training scenes use seeds below 1,500
+    seeds = iter(range(8_100_000, 8_100_400))  # held out: training scenes use seeds below 9,500
     while backs < 40 or sideways < 40:  # concealed kongs are rare: go on until both are well represented
         scene = generate_scene(next(seeds), kind="hand_only")
         found = detector.detect(scene.image)
@@ -84,6 +84,18 @@ def test_face_down_tiles_and_sideways_tiles_on_synthetic_hands(detector):
             sideways_found += tile.sideways and hit is not None and bool(found.sideways[hit])
     # Measured 38/40 and 106/124 (targets 0.98: not met, see models/README.md); these guard against regressions.
     assert backs_found / backs >= 0.9 and sideways_found / sideways >= 0.8
+
+
+def test_a_tile_is_named_the_same_either_way_up(detector):
+    import cv2
+
+    image = read_photo(HAND_PHOTOS[0].image).image
+    boxes, _ = detector.find_tiles(image)
+    height, width = image.shape[:2]
+    turned_boxes = np.stack([width - boxes[:, 2], height - boxes[:, 3], width - boxes[:, 0], height - boxes[:, 1]], 1)
+    probs, _ = detector.classify(image, boxes)
+    turned_probs, _ = detector.classify(cv2.rotate(image, cv2.ROTATE_180), turned_boxes)
+    assert len(boxes) >= 10 and np.allclose(probs, turned_probs, atol=1e-4)
 
 
 def test_rotated_photo_finds_the_same_tiles(detector):
