@@ -4,8 +4,8 @@
   face and every back, `single_cls`). Train: the real training photos plus synthetic scenes (seeds from
   0); val: the real `valid` photos (used only to pick a checkpoint).
 - `build/classifier/`: tile crops with their class (42 faces + back) and face orientation, from the real
-  training photos, the single-tile crops, the synthetic scenes and 2,000 more (crops only, seeds
-  1,500–3,499), as compressed numpy arrays.
+  training photos, the single-tile crops, the synthetic scenes and 12,000 more (crops only, seeds
+  1,500–13,499), as compressed numpy arrays.
 
 Nothing from ../shared is copied into the repository: `build/` is ignored by git.
 """
@@ -177,7 +177,7 @@ def main() -> None:
     parser.add_argument("--out", type=Path, default=BUILD)
     parser.add_argument("--synthetic", type=int, default=1500, help="synthetic training scenes")
     parser.add_argument("--synthetic-eval", type=int, default=200, help="held-out synthetic test scenes")
-    parser.add_argument("--synthetic-crops", type=int, default=2000,
+    parser.add_argument("--synthetic-crops", type=int, default=12000,
                         help="more synthetic scenes (seeds after the detector's) for classifier crops only")
     args = parser.parse_args()
     build_detector_dataset(args.out / "detector")

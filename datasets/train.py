@@ -5,8 +5,9 @@
 1. `datasets.build`: the detector dataset (real + 1,500 synthetic scenes) and the classifier crop sets;
 2. `datasets.warm_start`: YOLO11n warm-started from `mahjong-detector` (downloaded from PyPI);
 3. the detector: 2 epochs on the real photos only, then 6 on real + synthetic (480 px, one class);
-4. the classifier: 12 epochs of 200 steps (batch 256) on every crop set, twice (the second run starts
-   from the first one's best weights);
+4. the classifier: 12 epochs of 200 steps (batch 256) on every crop set, then 12 of 300 steps from the
+   best of those, then 12 of 300 steps with a third more channels per layer, started from the best of
+   the second run (`train_classifier.widened`);
 5. `datasets.export`: both to ONNX in `models/`.
 
 Interrupted training stages resume from their last checkpoint when run again.
@@ -39,10 +40,11 @@ def detector_stage(name: str, epochs: int, init: Path, data: Path) -> Path:
     return weights / "last.pt"
 
 
-def classifier_stage(name: str, init: Path | None) -> Path:
+def classifier_stage(name: str, init: Path | None, steps: int, width: int = 24) -> Path:
     out = RUNS / name
     last = out / "last.pt"
-    args = ["datasets.train_classifier", "--epochs", "12", "--steps", "200", "--out", str(out)]
+    args = ["datasets.train_classifier", "--epochs", "12", "--steps", str(steps), "--width", str(width),
+            "--out", str(out)]
     if last.exists():
         import torch
 
@@ -62,8 +64,9 @@ def main() -> None:
         run("datasets.warm_start", "--images", str(BUILD / "detector" / "images" / "train"))
     real_only = detector_stage("detector_real", 2, BUILD / "warm_start.pt", BUILD / "detector" / "data_real.yaml")
     detector = detector_stage("detector", 6, real_only, BUILD / "detector" / "data.yaml")
-    first = classifier_stage("classifier_1", None)
-    classifier = classifier_stage("classifier", first)
+    first = classifier_stage("classifier_1", None, steps=200)
+    second = classifier_stage("classifier_2", first, steps=300)
+    classifier = classifier_stage("classifier", second, steps=300, width=32)
     run("datasets.export", "--detector", str(detector.parent / "best.pt"), "--classifier", str(classifier))
 
 

@@ -1,10 +1,11 @@
 """Train the tile classifier on the CPU from the crop sets of `datasets.build`, resumable across sessions.
 
-    python -m datasets.train_classifier --epochs 30 [--resume | --init CHECKPOINT]
+    python -m datasets.train_classifier --epochs 30 [--width 24] [--resume | --init CHECKPOINT]
 
 Inputs: build/classifier/*.npz (crops, box aspects, class labels, up angles: NaN where unknown). Training sets are every
 npz but `real_valid.npz`, which only picks the best epoch (its accuracy is printed each epoch). Checkpoints:
-build/runs/classifier/{last,best}.pt.
+build/runs/classifier/{last,best}.pt. `--init` starts a new schedule from a checkpoint's weights, of this width
+or a narrower one (`widened`).
 """
 from __future__ import annotations
 
@@ -30,6 +31,26 @@ def load_crop_sets(folder: Path, exclude: str = "real_valid") -> dict[str, dict[
         for path in sorted(folder.glob("*.npz"))
         if path.stem != exclude
     }
+
+
+def widened(own: dict[str, torch.Tensor], init: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """``init``'s weights in a network as wide or wider (``own``, freshly initialised): each tensor is copied
+    into the leading channels, and the weights from the new channels into the old ones are zero, so the
+    wider network starts out computing exactly what ``init`` did while its new channels learn."""
+    out = {}
+    for key, fresh in own.items():
+        old = init[key]
+        if old.shape == fresh.shape:
+            out[key] = old
+            continue
+        new = fresh.clone()
+        if new.dim() > 1:
+            new[: old.shape[0], old.shape[1] :] = 0
+        new[tuple(slice(0, n) for n in old.shape)] = old
+        if key == "turns.0.weight":  # its last input is the box aspect, after the features
+            new[:, -1], new[:, old.shape[1] - 1] = old[:, -1], 0
+        out[key] = new
+    return out
 
 
 def to_tensor(crops: np.ndarray) -> torch.Tensor:
@@ -108,6 +129,7 @@ def main() -> None:
     parser.add_argument("--oversample", default="tile_photos=8", help="name=factor,... for small sets")
     parser.add_argument("--init", type=Path, help="start from this checkpoint's weights (a new schedule)")
     parser.add_argument("--resume", action="store_true")
+    parser.add_argument("--width", type=int, default=24, help="channels of the first layer (later ones are 2×, 4×, 8×)")
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
@@ -119,11 +141,9 @@ def main() -> None:
     print({n: len(s["labels"]) for n, s in sets.items()}, "→", len(labels), "training crops")
     valid = np.load(args.data / "real_valid.npz")
 
-    net = TileClassifierNet()
-    if args.init:  # tensors that are new or changed shape (a new head) keep their fresh initialisation
-        own = net.state_dict()
-        init = torch.load(args.init, weights_only=False)["net"]
-        net.load_state_dict({k: v for k, v in init.items() if k in own and own[k].shape == v.shape}, strict=False)
+    net = TileClassifierNet(width=args.width)
+    if args.init:
+        net.load_state_dict(widened(net.state_dict(), torch.load(args.init, weights_only=False)["net"]))
     steps = args.steps or math.ceil(len(labels) / args.batch)
     optimizer = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
     total, warmup = args.epochs * steps, max(1, steps // 2)
@@ -159,7 +179,7 @@ def main() -> None:
         accuracy = evaluate(net, valid["crops"], valid["aspect"], valid["labels"])
         best_now = accuracy > best
         best = max(best, accuracy)
-        state = {"net": net.state_dict(), "optimizer": optimizer.state_dict(), "schedule": schedule.state_dict(),
+        state = {"net": net.state_dict(), "width": args.width, "optimizer": optimizer.state_dict(), "schedule": schedule.state_dict(),
                  "epoch": epoch, "best": best, "valid_accuracy": accuracy}
         torch.save(state, args.out / "last.pt")
         if best_now:
