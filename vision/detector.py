@@ -21,22 +21,25 @@ from vision.images import Photo
 MODELS = Path(__file__).resolve().parents[1] / "models"
 DETECTOR_MODEL = MODELS / "tile_detector.onnx"
 CLASSIFIER_MODEL = MODELS / "tile_classifier.onnx"
+CLASSIFIER_BATCH = 64
+"""Crops per classifier run: a photo of a whole table (hundreds of tiles) needs no more memory than a hand."""
 
 
 @dataclass(frozen=True)
 class DetectorSettings:
     """Thresholds of the detector; `conf` applies to the tile score, `iou` to non-maximum suppression.
 
-    ``half_turn``: classify every crop also turned by 180° and average the two class readings (tiles lie
-    either way up; the classifier's errors on the two turns are partly independent). The face's up
-    direction comes from the crop as it lies: many faces look alike both ways up, so the turned crop's
-    direction says little.
+    ``half_turn``: a crop whose top class has at most this probability is also classified turned by
+    180° and the two class readings are averaged (tiles lie either way up; the classifier's errors on
+    the two turns are partly independent); 1 turns every crop, 0 none. The face's up direction comes
+    from the crop as it lies: many faces look alike both ways up, so the turned crop's direction says
+    little.
     """
 
     conf: float = 0.35
     iou: float = 0.6
     max_tiles: int = 300
-    half_turn: bool = True
+    half_turn: float = 0.9
 
 
 def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[int, int]]:
@@ -133,13 +136,20 @@ class TileDetector:
         """Class probabilities (N, 43) and face up vectors (N, 2) of the tiles in ``boxes``."""
         if len(boxes) == 0:
             return np.zeros((0, len(CLASS_NAMES)), np.float32), np.zeros((0, 2), np.float32)
-        turns = 2 if self.settings.half_turn else 1
-        batch = crops_batch(image, boxes, self.crop_size)
-        if turns == 2:
-            batch = np.concatenate([batch, batch[:, :, ::-1, ::-1]])
-        probs, up = self._classifier.run(None, {"crops": np.ascontiguousarray(batch),
-                                                "aspect": np.tile(box_aspects(boxes), (turns, 1))})
-        return probs.reshape(turns, len(boxes), -1).mean(0), up[: len(boxes)]
+        batch, aspect = crops_batch(image, boxes, self.crop_size), box_aspects(boxes)
+        probs, up = self._run_classifier(batch, aspect)
+        doubtful = probs.max(1) <= self.settings.half_turn
+        if doubtful.any():
+            turned, _ = self._run_classifier(batch[doubtful][:, :, ::-1, ::-1], aspect[doubtful])
+            probs[doubtful] = (probs[doubtful] + turned) / 2
+        return probs, up
+
+    def _run_classifier(self, batch: np.ndarray, aspect: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        runs = [self._classifier.run(None, {"crops": np.ascontiguousarray(batch[i : i + CLASSIFIER_BATCH]),
+                                            "aspect": aspect[i : i + CLASSIFIER_BATCH]})
+                for i in range(0, len(batch), CLASSIFIER_BATCH)]
+        probs, up = (np.concatenate(parts) for parts in zip(*runs))
+        return probs, up
 
     def detect(self, photo: Photo | np.ndarray) -> Detections:
         """Every tile of the photo: box in original-image pixels, code, confidence, top-3 alternatives."""
