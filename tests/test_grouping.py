@@ -141,6 +141,12 @@ def test_flower_read_sideways_is_still_a_flower() -> None:
     assert (hand.flowers, [m["tiles"] for m in hand.melds], hand.problems) == ("2378f", ["999p"], ())
 
 
+def test_whites_laid_aside_read_sideways_are_still_laid_aside() -> None:
+    wenling = (0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 2z 2z 2z", "1z"))
+    hand = group_hand(laid((-1, row("5z* 5z 6f")), wenling, PUNG), "wenling")
+    assert (hand.flowers, [m["tiles"] for m in hand.melds], hand.problems) == ("55z6f", ["999p"], ())
+
+
 def test_flower_at_the_end_of_the_row_is_laid_aside() -> None:
     hand = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z", "1z", "3f")), PUNG), "daishan")
     assert (hand.concealed, hand.win_tile, hand.flowers) == ("123m456p789s11z", "1z", "3f")

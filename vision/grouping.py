@@ -520,7 +520,7 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
     right are mended first (`_plausible_sideways`, `_turned_tile`).
     """
     aside = laid_aside(region, indicator, options)
-    sideways = _plausible_sideways(layout, tiles, sideways)
+    sideways = _plausible_sideways(layout, tiles, sideways, aside)
     rows, stacked = _mend_fragments([_peel_aside(row, tiles, aside) for row in layout.rows], tiles, sideways, layout)
     groups = [g for row in rows for g in row]
     base_of = {g: tuple(i for i in g if i not in stacked) for g in groups}
@@ -595,12 +595,17 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
     )
 
 
-def _plausible_sideways(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray) -> np.ndarray:
-    """The sideways flags with those that cannot mark a claimed tile cleared: flowers are never claimed;
-    the concealed row's tiles stand upright, so a group of more than four face tiles (no meld is that
-    long) and a lone tile just after one (the winning tile) lie straight."""
-    out = np.array(sideways, bool) & np.array([t not in FLOWERS for t in tiles], bool)
+def _plausible_sideways(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray,
+                        aside: frozenset[str]) -> np.ndarray:
+    """The sideways flags with those that cannot mark a claimed tile cleared: a flower is never claimed,
+    nor is a tile the region lays aside with them (Wenling's Whites, Fuzhou's honours) when it lies in a
+    group (a lone one turned is likelier another player's tile); the concealed row's tiles stand
+    upright, so a group of more than four face tiles (no meld is that long) and a lone tile just after
+    one (the winning tile) lie straight."""
+    out = np.array(sideways, bool)
     for row in layout.rows:
+        for g in row:
+            out[[i for i in g if tiles[i] in FLOWERS or (tiles[i] in aside and len(g) > 1)]] = False
         long = [len(g) > 4 and BACK not in (tiles[i] for i in g) and not any(i in layout.stacked for i in g)
                 for g in row]
         for k, g in enumerate(row):
