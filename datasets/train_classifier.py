@@ -179,8 +179,8 @@ def main() -> None:
         accuracy = evaluate(net, valid["crops"], valid["aspect"], valid["labels"])
         best_now = accuracy > best
         best = max(best, accuracy)
-        state = {"net": net.state_dict(), "width": args.width, "optimizer": optimizer.state_dict(), "schedule": schedule.state_dict(),
-                 "epoch": epoch, "best": best, "valid_accuracy": accuracy}
+        state = {"net": net.state_dict(), "width": args.width, "optimizer": optimizer.state_dict(),
+                 "schedule": schedule.state_dict(), "epoch": epoch, "best": best, "valid_accuracy": accuracy}
         torch.save(state, args.out / "last.pt")
         if best_now:
             torch.save(state, args.out / "best.pt")

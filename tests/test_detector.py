@@ -13,7 +13,7 @@ import pytest
 
 from datasets.real import REAL_DATA, dataset_tile_codes, load_split
 from vision.detections import BACK, CLASS_NAMES
-from vision.detector import TileDetector
+from vision.detector import CLASSIFIER_MODEL, DETECTOR_MODEL, DetectorSettings, TileDetector
 from vision.images import read_photo
 from vision.metrics import box_iou, match_pairs, to_pixel_boxes
 
@@ -56,8 +56,6 @@ def test_a_whole_real_hand_is_read_tile_for_tile(hand_photo_reads):
 
 
 def test_bundled_models_fit_in_15_mb():
-    from vision.detector import CLASSIFIER_MODEL, DETECTOR_MODEL
-
     assert DETECTOR_MODEL.stat().st_size + CLASSIFIER_MODEL.stat().st_size <= 15_000_000
 
 
@@ -94,8 +92,6 @@ def test_face_down_tiles_and_sideways_tiles_on_synthetic_hands(detector):
 
 def test_crops_read_both_ways_up_are_read_the_same_either_way_up(detector):
     import cv2
-
-    from vision.detector import DetectorSettings
 
     image = read_photo(HAND_PHOTOS[0].image).image
     boxes, _ = detector.find_tiles(image)

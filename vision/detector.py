@@ -148,8 +148,8 @@ class TileDetector:
         runs = [self._classifier.run(None, {"crops": np.ascontiguousarray(batch[i : i + CLASSIFIER_BATCH]),
                                             "aspect": aspect[i : i + CLASSIFIER_BATCH]})
                 for i in range(0, len(batch), CLASSIFIER_BATCH)]
-        probs, up = (np.concatenate(parts) for parts in zip(*runs))
-        return probs, up
+        probs, up = zip(*runs)
+        return np.concatenate(probs), np.concatenate(up)
 
     def detect(self, photo: Photo | np.ndarray) -> Detections:
         """Every tile of the photo: box in original-image pixels, code, confidence, top-3 alternatives."""
