@@ -128,11 +128,12 @@ SYNTH_KINDS = ("hand",) * 6 + ("hand_only",) * 2 + ("tiles",) * 2
 
 
 def build_synthetic(detector_root: Path | None, crops_path: Path, count: int, first_seed: int = 0,
-                    faces_per_scene: int = 12) -> None:
+                    faces_per_scene: int = 12, only: str | None = None) -> None:
     """Synthetic scenes (seeds first_seed…): images into the detector's train split (unless ``detector_root``
     is None), crops for the classifier.
 
-    Every back and up to ``faces_per_scene`` faces of each scene become crops, with their up angle.
+    Every back and up to ``faces_per_scene`` faces of each scene become crops, with their up angle; with
+    ``only``, every tile of that class and nothing else.
     """
     from datasets.synth import generate_scene, write_yolo
 
@@ -143,9 +144,12 @@ def build_synthetic(detector_root: Path | None, crops_path: Path, count: int, fi
         if detector_root is not None:
             write_yolo(scene, detector_root / "images" / "train", detector_root / "labels" / "train",
                        f"synth_{seed:07d}")
-        faces = [i for i, t in enumerate(scene.tiles) if t.tile != BACK]
-        backs = [i for i, t in enumerate(scene.tiles) if t.tile == BACK]
-        chosen = backs + list(rng.permutation(faces)[:faces_per_scene])
+        if only:
+            chosen = [i for i, t in enumerate(scene.tiles) if t.tile == only]
+        else:
+            faces = [i for i, t in enumerate(scene.tiles) if t.tile != BACK]
+            backs = [i for i, t in enumerate(scene.tiles) if t.tile == BACK]
+            chosen = backs + list(rng.permutation(faces)[:faces_per_scene])
         for i in chosen:
             tile = scene.tiles[i]
             boxes.append(jitter_box(np.array(tile.box), rng))

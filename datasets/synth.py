@@ -1427,8 +1427,9 @@ def _draw(rng: Rng, bodies: list[Body], cam: _Camera,
 
 
 def write_yolo(scene: Scene, images_dir: Path | str, labels_dir: Path | str, name: str,
-               classes: Sequence[str] = CLASS_NAMES) -> None:
-    """Write ``name.jpg`` and a YOLO label file ``name.txt`` (class index in ``classes``, cx cy w h)."""
+               classes: Sequence[str] = CLASS_NAMES, max_side: int | None = None) -> None:
+    """Write ``name.jpg`` (scaled down to ``max_side`` pixels, if given) and a YOLO label file ``name.txt``
+    (class index in ``classes``, cx cy w h)."""
     index = {c: i for i, c in enumerate(classes)}
     missing = sorted({t.tile for t in scene.tiles} - set(index))
     if missing:
@@ -1442,7 +1443,11 @@ def write_yolo(scene: Scene, images_dir: Path | str, labels_dir: Path | str, nam
     images_dir, labels_dir = Path(images_dir), Path(labels_dir)
     images_dir.mkdir(parents=True, exist_ok=True)
     labels_dir.mkdir(parents=True, exist_ok=True)
-    if not cv2.imwrite(str(images_dir / f"{name}.jpg"), scene.image, [cv2.IMWRITE_JPEG_QUALITY, 95]):
+    image = scene.image
+    if max_side is not None and max(height, width) > max_side:
+        scale = max_side / max(height, width)
+        image = cv2.resize(image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
+    if not cv2.imwrite(str(images_dir / f"{name}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 95]):
         raise OSError(f"cannot write {images_dir / f'{name}.jpg'}")
     (labels_dir / f"{name}.txt").write_text("".join(line + "\n" for line in lines))
 

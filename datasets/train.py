@@ -4,7 +4,10 @@
 
 1. `datasets.build`: the detector dataset (real + 1,500 synthetic scenes) and the classifier crop sets;
 2. `datasets.warm_start`: YOLO11n warm-started from `mahjong-detector` (downloaded from PyPI);
-3. the detector: 2 epochs on the real photos only, then 6 on real + synthetic (480 px, one class);
+3. the detector: 2 epochs on the real photos only, then 6 on real + synthetic (480 px, one class), then
+   the long runs of `datasets.train_detector_scenes` (on the GPU when there is one; slow on the CPU but
+   resumable): 55 epochs on the real photos twice + 4,000 scenes (seeds 0–3,999), then 18 at a quarter of
+   the learning rate on the real photos twice + 6,000 new scenes (seeds 4,000–9,999);
 4. the classifier: 12 epochs of 200 steps (batch 256) on every crop set, then 12 of 300 steps from the
    best of those, then 12 of 300 steps with a third more channels per layer, started from the best of
    the second run (`train_classifier.widened`);
@@ -28,7 +31,9 @@ def run(*args: str) -> None:
     subprocess.run([sys.executable, "-m", *args], check=True)
 
 
-def detector_stage(name: str, epochs: int, init: Path, data: Path) -> Path:
+def detector_stage(name: str, epochs: int, *start: str) -> Path:
+    """A detector run of ``epochs`` started by the module and arguments ``start`` (resumed when interrupted);
+    returns its last weights."""
     weights = RUNS / name / "weights"
     done = RUNS / name / "results.csv"
     if done.exists() and len(done.read_text().splitlines()) > epochs:
@@ -36,7 +41,7 @@ def detector_stage(name: str, epochs: int, init: Path, data: Path) -> Path:
     if (weights / "last.pt").exists():
         run("datasets.train_detector", "--name", name, "--resume")
     else:
-        run("datasets.train_detector", "--name", name, "--epochs", str(epochs), "--init", str(init), "--data", str(data))
+        run(*start, "--name", name, "--epochs", str(epochs))
     return weights / "last.pt"
 
 
@@ -62,12 +67,22 @@ def main() -> None:
         run("datasets.build")
     if not (BUILD / "warm_start.pt").exists():
         run("datasets.warm_start", "--images", str(BUILD / "detector" / "images" / "train"))
-    real_only = detector_stage("detector_real", 2, BUILD / "warm_start.pt", BUILD / "detector" / "data_real.yaml")
-    detector = detector_stage("detector", 6, real_only, BUILD / "detector" / "data.yaml")
+    import torch
+
+    detector_data = BUILD / "detector"
+    real_only = detector_stage("detector_real", 2, "datasets.train_detector", "--init", str(BUILD / "warm_start.pt"),
+                               "--data", str(detector_data / "data_real.yaml"))
+    mixed = detector_stage("detector", 6, "datasets.train_detector", "--init", str(real_only),
+                           "--data", str(detector_data / "data.yaml"))
+    scenes = ("datasets.train_detector_scenes", "--device", "0" if torch.cuda.is_available() else "cpu")
+    long_run = detector_stage("detector_scenes_1", 55, *scenes, "--init", str(mixed.parent / "best.pt"),
+                              "--first-seed", "0", "--scenes", "4000")
+    detector = detector_stage("detector_scenes_2", 18, *scenes, "--init", str(long_run), "--first-seed", "4000",
+                              "--scenes", "6000", "--lr0", "0.0005", "--close-mosaic", "5")
     first = classifier_stage("classifier_1", None, steps=200)
     second = classifier_stage("classifier_2", first, steps=300)
     classifier = classifier_stage("classifier", second, steps=300, width=32)
-    run("datasets.export", "--detector", str(detector.parent / "best.pt"), "--classifier", str(classifier))
+    run("datasets.export", "--detector", str(detector), "--classifier", str(classifier))
 
 
 if __name__ == "__main__":

@@ -1,10 +1,10 @@
-"""Train the one-class ("tile") detector with ultralytics on the CPU, resumable across sessions.
+"""Train the one-class ("tile") detector with ultralytics, resumable across sessions.
 
     python -m datasets.train_detector --epochs 12 [--resume]
 
 Starts from `build/warm_start.pt` (see datasets/warm_start.py) or, with --init, from any checkpoint
 (e.g. a previous run's best.pt, to continue on a grown dataset); --resume continues an interrupted run
-from its last.pt.
+from its last.pt. `datasets.gpu_detector` runs the same training on a GPU for a fixed time.
 """
 from __future__ import annotations
 
@@ -12,6 +12,45 @@ import argparse
 from pathlib import Path
 
 from datasets.build import BUILD
+
+
+def train_detector(init: Path, data: Path, name: str, *, project: Path = BUILD / "runs", epochs: int = 12,
+                   imgsz: int = 480, batch: int = 16, lr0: float = 0.002, device: str = "cpu", workers: int = 2,
+                   hours: float | None = None, save_period: int = -1, val: bool = True,
+                   close_mosaic: int | None = None) -> Path:
+    """Train from ``init`` on ``data`` (a YOLO data.yaml) as one class; returns the run's folder.
+
+    ``hours``, when given, bounds the run by time instead of ``epochs`` (ultralytics fits its schedule to it).
+    """
+    from ultralytics import YOLO
+
+    YOLO(init).train(
+        data=str(data),
+        epochs=epochs,
+        time=hours,
+        imgsz=imgsz,
+        batch=batch,
+        device=device,
+        workers=workers,
+        optimizer="AdamW",
+        lr0=lr0,
+        warmup_epochs=1,
+        close_mosaic=close_mosaic if close_mosaic is not None else max(1, epochs // 4),
+        cos_lr=True,
+        single_cls=True,
+        pretrained=True,
+        plots=False,
+        cache="ram",
+        amp=device != "cpu",
+        project=str(project),
+        name=name,
+        exist_ok=True,
+        patience=100,
+        seed=0,
+        save_period=save_period,
+        val=val,
+    )
+    return project / name
 
 
 def main() -> None:
@@ -27,35 +66,13 @@ def main() -> None:
     parser.add_argument("--resume", action="store_true")
     args = parser.parse_args()
 
-    from ultralytics import YOLO
-
-    run_dir = BUILD / "runs" / args.name
     if args.resume:
-        YOLO(run_dir / "weights" / "last.pt").train(resume=True)
+        from ultralytics import YOLO
+
+        YOLO(BUILD / "runs" / args.name / "weights" / "last.pt").train(resume=True)
         return
-    YOLO(args.init).train(
-        data=str(args.data),
-        epochs=args.epochs,
-        imgsz=args.imgsz,
-        batch=args.batch,
-        device=args.device,
-        workers=2,
-        optimizer="AdamW",
-        lr0=args.lr0,
-        warmup_epochs=1,
-        close_mosaic=max(1, args.epochs // 4),
-        cos_lr=True,
-        single_cls=True,
-        pretrained=True,
-        plots=False,
-        cache="ram",
-        amp=False,
-        project=str(BUILD / "runs"),
-        name=args.name,
-        exist_ok=True,
-        patience=100,
-        seed=0,
-    )
+    train_detector(args.init, args.data, args.name, epochs=args.epochs, imgsz=args.imgsz, batch=args.batch,
+                   lr0=args.lr0, device=args.device)
 
 
 if __name__ == "__main__":

@@ -217,6 +217,10 @@ def test_write_yolo_and_cli(tmp_path):
     first = lines[0].split()
     assert CLASS_NAMES[int(first[0])] == s.tiles[0].tile and all(0 <= float(v) <= 1 for v in first[1:])
     assert cv2.imread(str(tmp_path / "images" / "one.jpg")).shape == s.image.shape
+    write_yolo(s, tmp_path / "images", tmp_path / "labels", "small", max_side=100)
+    height, width = s.image.shape[:2]
+    assert cv2.imread(str(tmp_path / "images" / "small.jpg")).shape[:2] == (round(height * 100 / width), 100)
+    assert (tmp_path / "labels" / "small.txt").read_text() == (tmp_path / "labels" / "one.txt").read_text()
     with pytest.raises(ValueError, match="no entry for"):
         write_yolo(s, tmp_path, tmp_path, "two", classes=["1m"])
 
