@@ -5,7 +5,8 @@
   0); val: the real `valid` photos (used only to pick a checkpoint).
 - `build/classifier/`: tile crops with their class (42 faces + back) and face orientation, from the real
   training photos, the single-tile crops, the synthetic scenes and 12,000 more (crops only, seeds
-  1,500–13,499), as compressed numpy arrays.
+  1,500–13,499) and every white dragon of 4,000 more (seeds 13,500–17,499: a blank one looks much like a
+  face-down tile), as compressed numpy arrays.
 
 Nothing from ../shared is copied into the repository: `build/` is ignored by git.
 """
@@ -183,6 +184,8 @@ def main() -> None:
     parser.add_argument("--synthetic-eval", type=int, default=200, help="held-out synthetic test scenes")
     parser.add_argument("--synthetic-crops", type=int, default=12000,
                         help="more synthetic scenes (seeds after the detector's) for classifier crops only")
+    parser.add_argument("--white-dragon-scenes", type=int, default=4000,
+                        help="scenes after those whose every 5z becomes a crop (blank white dragons against backs)")
     args = parser.parse_args()
     build_detector_dataset(args.out / "detector")
     crops = args.out / "classifier"
@@ -191,6 +194,8 @@ def main() -> None:
     build_tile_photo_crops(crops / "tile_photos.npz")
     build_synthetic(args.out / "detector", crops / "synth.npz", args.synthetic)
     build_synthetic(None, crops / "synth_more.npz", args.synthetic_crops, first_seed=args.synthetic, faces_per_scene=20)
+    build_synthetic(None, crops / "synth_5z.npz", args.white_dragon_scenes,
+                    first_seed=args.synthetic + args.synthetic_crops, only="5z")
     build_synthetic_eval(args.out / "synth_eval", args.synthetic_eval)
 
 

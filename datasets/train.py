@@ -10,7 +10,8 @@
    the learning rate on the real photos twice + 6,000 new scenes (seeds 4,000–9,999);
 4. the classifier: 12 epochs of 200 steps (batch 256) on every crop set, then 12 of 300 steps from the
    best of those, then 12 of 300 steps with a third more channels per layer, started from the best of
-   the second run (`train_classifier.widened`);
+   the second run (`train_classifier.widened`), then 4 of 300 steps at lr 0.001 with the white-dragon
+   crops eight times over (its last weights);
 5. `datasets.export`: both to ONNX in `models/`.
 
 Interrupted training stages resume from their last checkpoint when run again.
@@ -45,25 +46,27 @@ def detector_stage(name: str, epochs: int, *start: str) -> Path:
     return weights / "last.pt"
 
 
-def classifier_stage(name: str, init: Path | None, steps: int, width: int = 24) -> Path:
+def classifier_stage(name: str, init: Path | None, steps: int, width: int = 24, epochs: int = 12,
+                     *extra: str, keep: str = "best.pt") -> Path:
+    """A classifier run (resumed when interrupted); returns its ``keep`` checkpoint."""
     out = RUNS / name
     last = out / "last.pt"
-    args = ["datasets.train_classifier", "--epochs", "12", "--steps", str(steps), "--width", str(width),
-            "--out", str(out)]
+    args = ["datasets.train_classifier", "--epochs", str(epochs), "--steps", str(steps), "--width", str(width),
+            "--out", str(out), *extra]
     if last.exists():
         import torch
 
-        if torch.load(last, weights_only=False)["epoch"] + 1 >= 12:
-            return out / "best.pt"
+        if torch.load(last, weights_only=False)["epoch"] + 1 >= epochs:
+            return out / keep
         args.append("--resume")
     elif init is not None:
         args += ["--init", str(init)]
     run(*args)
-    return out / "best.pt"
+    return out / keep
 
 
 def main() -> None:
-    if not (BUILD / "detector" / "data.yaml").exists() or not (BUILD / "classifier" / "synth_more.npz").exists():
+    if not (BUILD / "detector" / "data.yaml").exists() or not (BUILD / "classifier" / "synth_5z.npz").exists():
         run("datasets.build")
     if not (BUILD / "warm_start.pt").exists():
         run("datasets.warm_start", "--images", str(BUILD / "detector" / "images" / "train"))
@@ -81,7 +84,9 @@ def main() -> None:
                               "--scenes", "6000", "--lr0", "0.0005", "--close-mosaic", "5")
     first = classifier_stage("classifier_1", None, steps=200)
     second = classifier_stage("classifier_2", first, steps=300)
-    classifier = classifier_stage("classifier", second, steps=300, width=32)
+    wide = classifier_stage("classifier_3", second, steps=300, width=32)
+    classifier = classifier_stage("classifier", wide, 300, 32, 4, "--lr", "0.001",
+                                  "--oversample", "tile_photos=8,synth_5z=8", keep="last.pt")
     run("datasets.export", "--detector", str(detector), "--classifier", str(classifier))
 
 
