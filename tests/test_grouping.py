@@ -113,6 +113,15 @@ def test_added_kong_has_its_fourth_tile_stacked() -> None:
     assert hand.groups[2].tiles == (11, 13, 14, 12)
 
 
+@pytest.mark.parametrize("meld, odd", [("5m* ^4m 5m 5m", 12), ("5m* ^5m 9m 5m", 13), ("5m* ^5m 5m 4m", 14)])
+def test_added_kong_read_doubtfully_takes_the_face_of_the_other_three(meld: str, odd: int) -> None:
+    doubtful = {odd: (0.5, (("5m", 0.3), ("6m", 0.1), ("3m", 0.05)))}
+    hand = group_hand(laid(DAISHAN, (1, row(meld)), reads=doubtful), "daishan")
+    assert hand.melds == ({"type": "kong", "tiles": "5555m", "added": True, "from": 3},)
+    sure = {odd: (0.9, (("6m", 0.05), ("3m", 0.03), ("7m", 0.01)))}
+    assert "5555m" not in [m["tiles"] for m in group_hand(laid(DAISHAN, (1, row(meld)), reads=sure), "daishan").melds]
+
+
 @pytest.mark.parametrize("meld, tiles", [("# 7s 7s #", "7777s"), ("# # # #", "")])
 def test_concealed_kong_two_or_four_backs(meld: str, tiles: str) -> None:
     hand = group_hand(laid(DAISHAN, (1, row(meld))), "daishan")

@@ -233,6 +233,33 @@ def _scales(detections: Detections) -> np.ndarray:
     return np.sqrt(np.maximum(w * h, 1e-6))
 
 
+def _added_kong_face(group: tuple[int, ...], top: int, detections: Detections) -> str | None:
+    """The face of the added kong that ``top`` lying on the three tiles of ``group`` would make: the face at
+    least three of the four are read as, when the other one has it among its alternatives (a kong is four
+    of one face, so a doubtful read among them takes the others' face)."""
+    if len(group) != 3:
+        return None
+    members = (*group, top)
+    codes = [detections.tiles[i] for i in members]
+    face = max(set(codes), key=codes.count)
+    if face == BACK or codes.count(face) < 3:
+        return None
+    odd = [i for i in members if detections.tiles[i] != face]
+    return face if all(face in (code for code, _ in detections.alternatives[i]) for i in odd) else None
+
+
+def _kong_faces(layout: Layout, detections: Detections) -> tuple[str, ...]:
+    """Each detection's tile, but an added kong's tiles all of the face most of them show (`_added_kong_face`)."""
+    tiles = list(detections.tiles)
+    for top, base in layout.stacked.items():
+        group = next((g for r in layout.rows for g in r if base in g), ())
+        face = _added_kong_face(tuple(i for i in group if i != top), top, detections)
+        if face:
+            for i in group:
+                tiles[i] = face
+    return tuple(tiles)
+
+
 def _stacked(rows: list[list[tuple[int, ...]]], points: np.ndarray, scale: np.ndarray,
              detections: Detections) -> dict[int, int]:
     """Tiles lying on top of another (an added kong's fourth tile): top index → base index.
@@ -251,8 +278,10 @@ def _stacked(rows: list[list[tuple[int, ...]]], points: np.ndarray, scale: np.nd
             best, best_d = None, math.inf
             for other in rows:
                 for g in other:
+                    kong = _added_kong_face(g, top, detections) is not None
                     for base in g:
-                        if len(g) < 2 or detections.tiles[base] != detections.tiles[top] or base in stacked.values():
+                        if len(g) < 2 or base in stacked.values() \
+                                or (detections.tiles[base] != detections.tiles[top] and not kong):
                             continue
                         dx, dy = np.abs(points[base] - points[top]) / ((scale[top] + scale[base]) / 2)
                         if dx < 0.6 and 0.15 < dy < 1.3 and math.hypot(dx, dy) < best_d:
@@ -862,8 +891,8 @@ def read_detections(detections: Detections, region: str, *, seat: int = 0, indic
     best: tuple[tuple[int, int, int], Layout, HandReading] | None = None
     for up in up_candidates(detections):
         layout = find_layout(detections, up, left_out)
-        reading = read_layout(layout, detections.tiles, detections.sideways, region, seat=seat, indicator=indicator,
-                              options=options)
+        reading = read_layout(layout, _kong_faces(layout, detections), detections.sideways, region, seat=seat,
+                              indicator=indicator, options=options)
         held = [i for g in reading.groups for i in g.tiles]
         upright = sum(detections.tiles[i] == BACK or detections.sideways[i]
                       or abs((detections.angle[i] - up + 180) % 360 - 180) < 60 for i in held)
