@@ -70,7 +70,7 @@ def main() -> None:
                 decoded = time.perf_counter()
                 detections = detector.detect(photo)
                 detected = time.perf_counter()
-                reading = group_hand(detections, scene.region)
+                reading = group_hand(detections, scene.region, frame=(photo.width, photo.height))
                 grouped = time.perf_counter()
                 legal = not reading.problems
                 hand = reading if legal else scene_reading(scene)

@@ -72,7 +72,7 @@ def synthetic(count: int, detector) -> None:
             from vision.images import Photo
 
             detections = detector.detect(Photo(scene.image, scene.image.shape[1], scene.image.shape[0]))
-        reading = group_hand(detections, scene.region)
+        reading = group_hand(detections, scene.region, frame=(scene.image.shape[1], scene.image.shape[0]))
         result = compare(reading.player, reading.win_tile, scene)
         exact += result.exact
         if not result.exact:
@@ -110,7 +110,7 @@ def real(detector) -> None:
         else:
             detections = detector.detect(image)
         truth, truth_tiles = labels[row], [photo.tiles[i] for i in row]
-        reading = group_hand(detections, REAL_RULES)
+        reading = group_hand(detections, REAL_RULES, frame=(image.width, image.height))
         held = [i for g in reading.groups for i in g.tiles]
         if Counter(detections.tiles[i] for i in held) == Counter(truth_tiles):
             right += 1

@@ -4,7 +4,8 @@
 
 Starts from `build/warm_start.pt` (see datasets/warm_start.py) or, with --init, from any checkpoint
 (e.g. a previous run's best.pt, to continue on a grown dataset); --resume continues an interrupted run
-from its last.pt. `datasets.gpu_detector` runs the same training on a GPU for a fixed time.
+from its last.pt. `datasets.train_detector_scenes` runs it on freshly rendered scenes (on a GPU, by epochs
+or by time).
 """
 from __future__ import annotations
 

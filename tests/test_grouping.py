@@ -245,6 +245,19 @@ def test_bad_region_or_seat_is_one_clear_error() -> None:
         group_hand(laid(DAISHAN), "daishan", seat=4)
 
 
+def test_sliver_of_a_tile_cut_off_by_the_photo_edge_is_left_out() -> None:
+    row14 = (0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 5z 5z 1z 1z 1z"))
+    hand = laid(row14)
+    right = float(hand.xyxy[:, 2].max())
+    sliver = _with(hand, box=[right + TOUCH, 1000, right + TOUCH + 8, 1000 + H], code="back", confidence=0.6)
+    frame = (int(right + TOUCH + 8), 2000)
+    read = group_hand(sliver, "daishan", frame=frame)
+    assert (read.concealed, read.win_tile) == ("123m456p789s11155z", "1z") and 14 in read.away
+    assert group_hand(sliver, "daishan").concealed != "123m456p789s11155z"
+    whole = _with(hand, box=[right + GAP, 1000, right + GAP + W, 1000 + H], code="2z", confidence=0.9)
+    assert 14 not in group_hand(whole, "daishan", frame=(int(right + GAP + W), 2000)).away
+
+
 def test_no_tiles_reads_an_empty_hand() -> None:
     hand = group_hand(Detections(), "daishan")
     assert (hand.concealed, hand.melds, hand.win_tile) == ("", (), None)

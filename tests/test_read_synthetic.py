@@ -64,7 +64,7 @@ def test_bundled_model_reads_exactly() -> None:
     for seed in eval_seeds(COUNT):
         scene = generate_scene(seed, eval_region(seed))
         height, width = scene.image.shape[:2]
-        reading = group_hand(detector.detect(Photo(scene.image, width, height)), scene.region)
+        reading = group_hand(detector.detect(Photo(scene.image, width, height)), scene.region, frame=(width, height))
         result = compare(reading.player, reading.win_tile, scene)
         if not result.exact:
             failures.append(f"{seed} {scene.region}: {'; '.join(result.wrong)}")

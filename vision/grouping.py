@@ -19,8 +19,8 @@ Pure functions, in order:
   ``away``), and the player's part of a table record.
 - `read_detections` tries each likely up direction of the hand (a webcam above the table may see it
   upside down; other players' tiles may face elsewhere) and keeps the best reading; `group_hand` leaves
-  out a likely double when that alone makes the hand legal, and adds the consistency checks, suggestions
-  and needs of `vision.consistency`.
+  out slivers of tiles the photo's edge cuts off, and a likely double when that alone makes the hand
+  legal, and adds the consistency checks, suggestions and needs of `vision.consistency`.
 """
 from __future__ import annotations
 
@@ -60,6 +60,9 @@ BACK_REACH = 3.5
 """A concealed kong's other back lies within this many tile sizes along the row."""
 DOUBTFUL_READ = 0.5
 """A detection less sure than this may be a double of the tiles beside it."""
+EDGE_SLIVER = 0.5
+"""A box that the photo's edge cuts, less thick than this share of the median tile's short side, is a sliver
+of a tile the photo cuts off (its face cannot be read)."""
 SIDEWAYS_LENGTH = 4 / 3
 """A sideways tile's length along the row, in upright tile widths (a face is 3 × 4)."""
 
@@ -911,12 +914,25 @@ def _likely_doubles(detections: Detections, layout: Layout, reading: HandReading
     return sorted(found, key=lambda i: float(detections.confidence[i]))
 
 
+def edge_slivers(detections: Detections, frame: tuple[int, int] | None) -> frozenset[int]:
+    """The boxes that the edge of a photo ``frame`` (width, height) pixels cuts, thinner than EDGE_SLIVER
+    of the median tile's short side; none when the frame is unknown."""
+    if frame is None or not len(detections):
+        return frozenset()
+    size = detections.xyxy[:, 2:] - detections.xyxy[:, :2]
+    short = size.min(1)
+    x1, y1, x2, y2 = detections.xyxy.T
+    cut = (x1 <= 1) | (y1 <= 1) | (x2 >= frame[0] - 1) | (y2 >= frame[1] - 1)
+    return frozenset(np.flatnonzero(cut & (short < EDGE_SLIVER * np.median(short))).tolist())
+
+
 def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator: str | None = None,
-               options: dict[str, Any] | None = None) -> HandReading:
+               options: dict[str, Any] | None = None, frame: tuple[int, int] | None = None) -> HandReading:
     """The player's hand read from the detections, checked for consistency: ``problems`` say why it is not
     a legal win as read, ``suggestions`` give the likeliest corrections (not applied), ``needs`` what the
     photo cannot show. ``seat`` is the photographed player's seat (for the melds' ``from``); ``indicator``
-    the indicator tile when known. ValueError for an unknown region or seat.
+    the indicator tile when known; ``frame`` the photo's (width, height), to leave out slivers of tiles its
+    edge cuts off (`edge_slivers`). ValueError for an unknown region or seat.
     """
     from vision.consistency import check_hand, needs, suggest
 
@@ -924,12 +940,14 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
         raise ValueError(f"unknown rules {region!r} (known: {', '.join(REGIONS)})")
     if seat not in (0, 1, 2, 3):
         raise ValueError(f"seat must be 0, 1, 2 or 3, not {seat!r}")
-    layout, reading = read_detections(detections, region, seat=seat, indicator=indicator, options=options)
+    slivers = edge_slivers(detections, frame)
+    layout, reading = read_detections(detections, region, seat=seat, indicator=indicator, options=options,
+                                      left_out=slivers)
     problems = check_hand(reading, indicator=indicator, options=options, seat=seat)
     if problems:
         for double in _likely_doubles(detections, layout, reading):
             trial = read_detections(detections, region, seat=seat, indicator=indicator, options=options,
-                                    left_out=frozenset({double}))
+                                    left_out=slivers | {double})
             if not check_hand(trial[1], indicator=indicator, options=options, seat=seat, first=True):
                 layout, reading, problems = *trial, ()
                 break

@@ -15,5 +15,6 @@ def read_hand(photo: Photo, detector: Any, region: str, seat: int = 0, *, indica
     it). ``detector`` is a `vision.detector.TileDetector` (anything with its ``detect(photo)``).
     """
     detections = detector.detect(photo)
-    reading = group_hand(detections, region, seat=seat, indicator=indicator, options=options)
+    reading = group_hand(detections, region, seat=seat, indicator=indicator, options=options,
+                         frame=(photo.width, photo.height))
     return {**reading.to_json(), "tiles": detections.to_json()}

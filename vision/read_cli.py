@@ -81,7 +81,9 @@ def _read(path: str, region: str, seat: int, indicator: str | None, options: dic
     except Exception as error:  # a missing or unreadable model file, from ONNX Runtime
         raise ReadError(f"cannot load the tile models: {str(error).splitlines()[0]}") from None
     detections = detector.detect(photo)
-    return group_hand(detections, region, seat=seat, indicator=indicator, options=options), photo, detections
+    reading = group_hand(detections, region, seat=seat, indicator=indicator, options=options,
+                         frame=(photo.width, photo.height))
+    return reading, photo, detections
 
 
 def _one_tile(text: str, flag: str) -> str:
