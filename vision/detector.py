@@ -15,7 +15,7 @@ import numpy as np
 import onnxruntime as ort
 
 from vision.crops import box_aspects, crops_batch
-from vision.detections import CLASS_NAMES, Detections
+from vision.detections import BACK, CLASS_NAMES, Detections
 from vision.images import Photo
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
@@ -71,16 +71,18 @@ def non_max_suppression(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np
     return np.array(keep, np.int64)
 
 
-def sideways_flags(up: np.ndarray) -> np.ndarray:
-    """Tiles whose face axis differs by more than 45° from the dominant axis of all tiles in the photo.
+def sideways_flags(up: np.ndarray, face_up: np.ndarray) -> np.ndarray:
+    """Face-up tiles whose face axis differs by more than 45° from the dominant axis of the photo's face-up
+    tiles. A face-down tile (``face_up`` False) shows no face whose axis could tell (and a claimed tile is
+    never face down): it is never sideways and has no say in the dominant axis.
 
     ``up`` holds unit vectors (cos, sin) of each face's up direction; axes are compared modulo 180°.
     """
-    if len(up) == 0:
-        return np.zeros(0, bool)
+    if not face_up.any():
+        return np.zeros(len(up), bool)
     doubled = np.arctan2(up[:, 1], up[:, 0]) * 2
-    dominant = np.arctan2(np.sin(doubled).sum(), np.cos(doubled).sum())
-    return np.cos(doubled - dominant) < 0
+    dominant = np.arctan2(np.sin(doubled[face_up]).sum(), np.cos(doubled[face_up]).sum())
+    return face_up & (np.cos(doubled - dominant) < 0)
 
 
 def _session(path: Path, threads: int | None) -> ort.InferenceSession:
@@ -166,7 +168,7 @@ class TileDetector:
         order = np.lexsort((boxes[:, 0], boxes[:, 1])) if len(boxes) else np.zeros(0, np.int64)
         detections = Detections(
             xyxy=boxes * photo.scale, tiles=tiles, confidence=confidence, alternatives=alternatives,
-            sideways=sideways_flags(up),
+            sideways=sideways_flags(up, np.array([t != BACK for t in tiles], bool)),
             angle=np.degrees(np.arctan2(up[:, 1], up[:, 0])) % 360 if len(up) else np.zeros(0),
             score=scores,
         )
