@@ -129,12 +129,12 @@ SYNTH_KINDS = ("hand",) * 6 + ("hand_only",) * 2 + ("tiles",) * 2
 
 
 def build_synthetic(detector_root: Path | None, crops_path: Path, count: int, first_seed: int = 0,
-                    faces_per_scene: int = 12, only: str | None = None) -> None:
+                    faces_per_scene: int = 12, only: frozenset[str] = frozenset()) -> None:
     """Synthetic scenes (seeds first_seed…): images into the detector's train split (unless ``detector_root``
     is None), crops for the classifier.
 
     Every back and up to ``faces_per_scene`` faces of each scene become crops, with their up angle; with
-    ``only``, every tile of that class and nothing else.
+    ``only``, every tile of those classes and nothing else.
     """
     from datasets.synth import generate_scene, write_yolo
 
@@ -146,7 +146,7 @@ def build_synthetic(detector_root: Path | None, crops_path: Path, count: int, fi
             write_yolo(scene, detector_root / "images" / "train", detector_root / "labels" / "train",
                        f"synth_{seed:07d}")
         if only:
-            chosen = [i for i, t in enumerate(scene.tiles) if t.tile == only]
+            chosen = [i for i, t in enumerate(scene.tiles) if t.tile in only]
         else:
             faces = [i for i, t in enumerate(scene.tiles) if t.tile != BACK]
             backs = [i for i, t in enumerate(scene.tiles) if t.tile == BACK]
@@ -195,7 +195,7 @@ def main() -> None:
     build_synthetic(args.out / "detector", crops / "synth.npz", args.synthetic)
     build_synthetic(None, crops / "synth_more.npz", args.synthetic_crops, first_seed=args.synthetic, faces_per_scene=20)
     build_synthetic(None, crops / "synth_5z.npz", args.white_dragon_scenes,
-                    first_seed=args.synthetic + args.synthetic_crops, only="5z")
+                    first_seed=args.synthetic + args.synthetic_crops, only=frozenset({"5z"}))
     build_synthetic_eval(args.out / "synth_eval", args.synthetic_eval)
 
 
