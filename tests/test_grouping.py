@@ -102,9 +102,10 @@ def test_sideways_position_names_the_source(meld: str, seat: int, source: int) -
     assert hand.melds[0]["from"] == source
 
 
-def test_chow_claimed_from_the_left() -> None:
-    hand = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z", "1z")), (1, row("4s* 3s 5s"))), "daishan")
-    assert hand.melds == ({"type": "chow", "tiles": "345s", "from": 3},)
+@pytest.mark.parametrize("meld", ["4s* 3s 5s", "3s 4s* 5s", "3s 4s 5s*"])
+def test_chow_is_claimed_from_the_left_whichever_tile_lies_sideways(meld: str) -> None:
+    hand = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z", "1z")), (1, row(meld))), "daishan", seat=1)
+    assert hand.melds == ({"type": "chow", "tiles": "345s", "from": 0},)
 
 
 def test_added_kong_has_its_fourth_tile_stacked() -> None:

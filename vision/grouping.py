@@ -858,7 +858,8 @@ def _read_meld(base: tuple[int, ...], top: tuple[int, ...], tiles: tuple[str, ..
     if len(turned) == 1:
         k = turned[0]
         position = "left" if k == 0 else "right" if k == len(base) - 1 else "middle"
-        meld["from"] = (seat + SEAT_OF_POSITION[position]) % 4
+        # a chow is only ever claimed from 上家 (「吃：只能吃上家牌」), whichever of its tiles lies sideways
+        meld["from"] = (seat + SEAT_OF_POSITION["left" if kind == "chow" else position]) % 4
     problem = None
     if len(turned) > 1:
         problem = f"{where}: {len(turned)} tiles lie sideways, a claimed meld turns one"
