@@ -50,19 +50,23 @@ def write_real_detector_split(photos: list[LabelledPhoto], images: Path, labels:
     return total
 
 
+def write_data_yaml(path: Path, root: Path, train: str, val: str) -> Path:
+    """A YOLO data.yaml at ``path``: images under ``root``, ``train`` and ``val`` relative to it, the 43 classes."""
+    names = "".join(f"  {i}: {name}\n" for i, name in enumerate(CLASS_NAMES))
+    path.write_text(f"path: {root}\ntrain: {train}\nval: {val}\nnames:\n{names}")
+    return path
+
+
 def build_detector_dataset(root: Path) -> Path:
     """The real part of the detector dataset and its data.yaml; returns the yaml path."""
     for split, photos in (("train", load_split("train")), ("val", load_split("valid"))):
         n = write_real_detector_split(photos, root / "images" / split, root / "labels" / split)
         print(f"detector {split}: {len(photos)} real photos, {n} boxes")
-    yaml = root / "data.yaml"
-    names = "".join(f"  {i}: {name}\n" for i, name in enumerate(CLASS_NAMES))
-    yaml.write_text(f"path: {root}\ntrain: images/train\nval: images/val\nnames:\n{names}")
     # the real photos alone (the detector's first stage)
     real = sorted(str(p) for p in (root / "images" / "train").glob("*.jpg") if not p.name.startswith("synth_"))
     (root / "train_real.txt").write_text("\n".join(real) + "\n")
-    (root / "data_real.yaml").write_text(f"path: {root}\ntrain: train_real.txt\nval: images/val\nnames:\n{names}")
-    return yaml
+    write_data_yaml(root / "data_real.yaml", root, "train_real.txt", "images/val")
+    return write_data_yaml(root / "data.yaml", root, "images/train", "images/val")
 
 
 def jitter_box(box: np.ndarray, rng: np.random.Generator, amount: float = 0.08) -> np.ndarray:

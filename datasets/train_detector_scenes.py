@@ -17,8 +17,7 @@ from functools import partial
 from multiprocessing import Pool
 from pathlib import Path
 
-from datasets.build import BUILD, SYNTH_KINDS
-from vision.detections import CLASS_NAMES
+from datasets.build import BUILD, SYNTH_KINDS, write_data_yaml
 
 SCENES = BUILD / "detector_scenes"
 VAL_SEEDS = range(8_500_000, 8_500_040)
@@ -62,10 +61,7 @@ def write_dataset(root: Path, real_images: Path, real_copies: int, seeds: range,
     train_list = root / f"train_{seeds.start}_{seeds.stop}.txt"
     train_list.write_text("\n".join(lines) + "\n")
     print(f"training list: {len(real)} real photos × {real_copies} + {len(synth_images)} synthetic scenes")
-    names = "".join(f"  {i}: {name}\n" for i, name in enumerate(CLASS_NAMES))
-    yaml = root / f"data_{seeds.start}_{seeds.stop}.yaml"
-    yaml.write_text(f"path: {root}\ntrain: {train_list.name}\nval: val/images\nnames:\n{names}")
-    return yaml
+    return write_data_yaml(root / f"data_{seeds.start}_{seeds.stop}.yaml", root, train_list.name, "val/images")
 
 
 def strip_checkpoints(weights: Path) -> list[Path]:

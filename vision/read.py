@@ -3,8 +3,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from vision.grouping import group_hand
+from vision.detections import Detections
+from vision.grouping import HandReading, group_hand
 from vision.images import Photo
+
+
+def hand_reading(photo: Photo, detector: Any, region: str, seat: int = 0, *, indicator: str | None = None,
+                 options: dict[str, Any] | None = None) -> tuple[HandReading, Detections]:
+    """The checked reading of the hand of the player at ``seat`` in the photo (slivers of tiles the photo's
+    edge cuts off left out), and the detections it was read from. ``detector`` is a
+    `vision.detector.TileDetector` (anything with its ``detect(photo)``)."""
+    detections = detector.detect(photo)
+    reading = group_hand(detections, region, seat=seat, indicator=indicator, options=options,
+                         frame=(photo.width, photo.height))
+    return reading, detections
+
+
+def reading_json(reading: HandReading, detections: Detections) -> dict[str, Any]:
+    """A reading as JSON with ``tiles``: every detection as `mjcam detect --json` gives it."""
+    return {**reading.to_json(), "tiles": detections.to_json()}
 
 
 def read_hand(photo: Photo, detector: Any, region: str, seat: int = 0, *, indicator: str | None = None,
@@ -12,9 +29,6 @@ def read_hand(photo: Photo, detector: Any, region: str, seat: int = 0, *, indica
     """The hand of the player at ``seat`` in the photo: the player's part of a table record (``concealed``,
     ``melds``, ``flowers``) with ``win_tile``, ``groups`` (detection indices per group), ``away``,
     ``problems``, ``suggestions``, ``needs``, and ``tiles`` (every detection as `mjcam detect --json` gives
-    it). ``detector`` is a `vision.detector.TileDetector` (anything with its ``detect(photo)``).
+    it) (`hand_reading`, `reading_json`).
     """
-    detections = detector.detect(photo)
-    reading = group_hand(detections, region, seat=seat, indicator=indicator, options=options,
-                         frame=(photo.width, photo.height))
-    return {**reading.to_json(), "tiles": detections.to_json()}
+    return reading_json(*hand_reading(photo, detector, region, seat, indicator=indicator, options=options))

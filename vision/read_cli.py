@@ -56,8 +56,10 @@ def run(args: argparse.Namespace) -> int:
         options = _options(args.option)
         reading, photo, detections = _read(args.photo, args.rules, args.seat, indicator, options)
         if not args.score:
+            from vision.read import reading_json
+
             out = {"file": args.photo, "width": photo.width, "height": photo.height, "rules": args.rules,
-                   **reading.to_json(), "tiles": detections.to_json()}
+                   **reading_json(reading, detections)}
             print(json.dumps(out, ensure_ascii=False) if args.json else describe(reading))
             return 0
         record = table_record(reading, args, indicator, options)
@@ -69,8 +71,8 @@ def run(args: argparse.Namespace) -> int:
 
 def _read(path: str, region: str, seat: int, indicator: str | None, options: dict[str, Any]) -> tuple[Any, Any, Any]:
     from vision.detector import TileDetector
-    from vision.grouping import group_hand
     from vision.images import ImageError, read_photo
+    from vision.read import hand_reading
 
     try:
         photo = read_photo(path)
@@ -80,9 +82,7 @@ def _read(path: str, region: str, seat: int, indicator: str | None, options: dic
         detector = TileDetector()
     except Exception as error:  # a missing or unreadable model file, from ONNX Runtime
         raise ReadError(f"cannot load the tile models: {str(error).splitlines()[0]}") from None
-    detections = detector.detect(photo)
-    reading = group_hand(detections, region, seat=seat, indicator=indicator, options=options,
-                         frame=(photo.width, photo.height))
+    reading, detections = hand_reading(photo, detector, region, seat, indicator=indicator, options=options)
     return reading, photo, detections
 
 
