@@ -4,7 +4,7 @@
 
 - Real photos (../shared/data/chinese-mahjong-detection/valid, CC BY 4.0): mAP50, mAP50-95, tile accuracy,
   per-class recall and AP50 (as `mjcam eval`).
-- Synthetic hands (seeds 8,000,000 onwards, never used for training, which uses seeds below 13,500): `back`
+- Synthetic hands (seeds 8,000,000 onwards, never used for training, which uses seeds below 17,500): `back`
   recall and how often the `sideways` flag is right on the tiles found, for hands alone and for hands
   with other tiles behind them.
 - A confusion matrix picture of the real photos: labelled tile (row) against the detector's top class

@@ -58,13 +58,14 @@ def test_ground_truth_detections_read_exactly() -> None:
 def test_bundled_model_reads_exactly() -> None:
     from vision.detector import TileDetector
     from vision.images import Photo
+    from vision.read import hand_reading
 
     detector = TileDetector()
     failures = []
     for seed in eval_seeds(COUNT):
         scene = generate_scene(seed, eval_region(seed))
         height, width = scene.image.shape[:2]
-        reading = group_hand(detector.detect(Photo(scene.image, width, height)), scene.region, frame=(width, height))
+        reading, _ = hand_reading(Photo(scene.image, width, height), detector, scene.region)
         result = compare(reading.player, reading.win_tile, scene)
         if not result.exact:
             failures.append(f"{seed} {scene.region}: {'; '.join(result.wrong)}")
