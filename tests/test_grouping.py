@@ -123,6 +123,28 @@ def test_added_kong_read_doubtfully_takes_the_face_of_the_other_three(meld: str,
     assert "5555m" not in [m["tiles"] for m in group_hand(laid(DAISHAN, (1, row(meld)), reads=sure), "daishan").melds]
 
 
+def test_added_kong_tile_under_the_stacked_one_takes_the_kong_face_however_sure() -> None:
+    under = {11: (0.9, (("6m", 0.05), ("3m", 0.03), ("7m", 0.01)))}
+    hand = group_hand(laid(DAISHAN, (1, row("9m* ^5m 5m 5m")), reads=under), "daishan")
+    assert hand.melds == ({"type": "kong", "tiles": "5555m", "added": True, "from": 3},)
+
+
+def _raised(detections: Detections, tile: int, sizes: float) -> Detections:
+    """The detections with one tile moved ``sizes`` tile sizes up the photo (away from the player)."""
+    xyxy = detections.xyxy.copy()
+    xyxy[tile, [1, 3]] -= sizes * math.sqrt(W * H)
+    return replace(detections, xyxy=xyxy)
+
+
+@pytest.mark.parametrize("raised, melds", [
+    (0.35, ({"type": "kong", "tiles": "9999p", "added": True, "from": 3},)),
+    (0.1, ({"type": "pung", "tiles": "999p", "from": 3},)),
+])
+def test_claimed_tile_raised_off_its_line_lies_on_a_hidden_fourth(raised: float, melds: tuple) -> None:
+    hand = group_hand(_raised(laid(DAISHAN, PUNG), 11, raised), "daishan")
+    assert (hand.concealed, hand.win_tile, hand.melds, hand.problems) == ("123m456p789s55z", "5z", melds, ())
+
+
 @pytest.mark.parametrize("meld, tiles", [("# 7s 7s #", "7777s"), ("# # # #", "")])
 def test_concealed_kong_two_or_four_backs(meld: str, tiles: str) -> None:
     hand = group_hand(laid(DAISHAN, (1, row(meld))), "daishan")

@@ -63,6 +63,9 @@ DOUBTFUL_READ = 0.5
 EDGE_SLIVER = 0.5
 """A box that the photo's edge cuts, less thick than this share of the median tile's short side, is a sliver
 of a tile the photo cuts off (its face cannot be read)."""
+RAISED = 0.2
+"""A pung's sideways tile lying this many tile sizes further from the player than the other two lies on a
+hidden tile (`_raised_claimed`)."""
 SIDEWAYS_LENGTH = 4 / 3
 """A sideways tile's length along the row, in upright tile widths (a face is 3 × 4)."""
 
@@ -236,10 +239,11 @@ def _scales(detections: Detections) -> np.ndarray:
     return np.sqrt(np.maximum(w * h, 1e-6))
 
 
-def _added_kong_face(group: tuple[int, ...], top: int, detections: Detections) -> str | None:
-    """The face of the added kong that ``top`` lying on the three tiles of ``group`` would make: the face at
-    least three of the four are read as, when the other one has it among its alternatives (a kong is four
-    of one face, so a doubtful read among them takes the others' face)."""
+def _added_kong_face(group: tuple[int, ...], top: int, under: int, detections: Detections) -> str | None:
+    """The face of the added kong that ``top`` lying on ``under``, one of the three tiles of ``group``, would
+    make: the face at least three of the four are read as, when the other one has it among its alternatives
+    or is ``under`` (a kong is four of one face, so a doubtful read among them takes the others' face, and
+    the tile under another shows only part of its face)."""
     if len(group) != 3:
         return None
     members = (*group, top)
@@ -248,7 +252,7 @@ def _added_kong_face(group: tuple[int, ...], top: int, detections: Detections) -
     if face == BACK or codes.count(face) < 3:
         return None
     odd = [i for i in members if detections.tiles[i] != face]
-    return face if all(face in (code for code, _ in detections.alternatives[i]) for i in odd) else None
+    return face if all(i == under or face in (code for code, _ in detections.alternatives[i]) for i in odd) else None
 
 
 def _kong_faces(layout: Layout, detections: Detections) -> tuple[str, ...]:
@@ -256,7 +260,7 @@ def _kong_faces(layout: Layout, detections: Detections) -> tuple[str, ...]:
     tiles = list(detections.tiles)
     for top, base in layout.stacked.items():
         group = next((g for r in layout.rows for g in r if base in g), ())
-        face = _added_kong_face(tuple(i for i in group if i != top), top, detections)
+        face = _added_kong_face(tuple(i for i in group if i != top), top, base, detections)
         if face:
             for i in group:
                 tiles[i] = face
@@ -281,10 +285,9 @@ def _stacked(rows: list[list[tuple[int, ...]]], points: np.ndarray, scale: np.nd
             best, best_d = None, math.inf
             for other in rows:
                 for g in other:
-                    kong = _added_kong_face(g, top, detections) is not None
                     for base in g:
-                        if len(g) < 2 or base in stacked.values() \
-                                or (detections.tiles[base] != detections.tiles[top] and not kong):
+                        if len(g) < 2 or base in stacked.values() or (detections.tiles[base] != detections.tiles[top]
+                                                                      and _added_kong_face(g, top, base, detections) is None):
                             continue
                         dx, dy = np.abs(points[base] - points[top]) / ((scale[top] + scale[base]) / 2)
                         if dx < 0.6 and 0.15 < dy < 1.3 and math.hypot(dx, dy) < best_d:
@@ -602,8 +605,8 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
             out.append(Group("flowers", g))
         elif len(base_of[g]) in (3, 4):
             turned = _turned_tile(base_of[g], tiles, sideways, layout)
-            meld, problem = _read_meld(base_of[g], tuple(i for i in g if i in stacked), tiles, turned, seat,
-                                       len(melds))
+            top = tuple(i for i in g if i in stacked) or _raised_claimed(base_of[g], tiles, turned, layout)
+            meld, problem = _read_meld(base_of[g], top, tiles, turned, seat, len(melds))
             out.append(Group("meld", g, len(melds)))
             melds.append(meld)
             if problem:
@@ -661,6 +664,20 @@ def _turned_tile(base: tuple[int, ...], tiles: tuple[str, ...], sideways: np.nda
     out[list(base)] = False
     out[choices[int(np.argmax(shape))]] = True
     return out
+
+
+def _raised_claimed(base: tuple[int, ...], tiles: tuple[str, ...], sideways: np.ndarray,
+                    layout: Layout) -> tuple[int, ...]:
+    """The claimed tile of a pung when it lies on a tile the photo does not show: an added kong whose fourth
+    tile, laid on the sideways one, hides it. Its one sideways tile then lies more than RAISED tile sizes
+    further from the player than the line of the other two (a claimed tile lying on the table is in line
+    or nearer). Empty when it is not so."""
+    flagged = [i for i in base if sideways[i]]
+    if len(base) != 3 or len(flagged) != 1 or len({tiles[i] for i in base}) != 1 or tiles[base[0]] == BACK:
+        return ()
+    rest = [i for i in base if i != flagged[0]]
+    off = (layout.points[flagged[0], 1] - layout.points[rest, 1].mean()) / layout.scale[rest].mean()
+    return (flagged[0],) if off < -RAISED else ()
 
 
 def _peel_aside(row: tuple[tuple[int, ...], ...], tiles: tuple[str, ...],
