@@ -145,6 +145,15 @@ def test_claimed_tile_raised_off_its_line_lies_on_a_hidden_fourth(raised: float,
     assert (hand.concealed, hand.win_tile, hand.melds, hand.problems) == ("123m456p789s55z", "5z", melds, ())
 
 
+def test_false_back_beside_a_pung_makes_no_concealed_kong() -> None:
+    clean = laid(DAISHAN, PUNG)
+    x1, y1, x2, y2 = clean.xyxy[13]
+    hand = group_hand(_with(clean, box=[x1 + 5, y2 + 2, x2 + 5, y2 + 2 + H], code="back", confidence=0.4), "daishan")
+    assert (hand.concealed, hand.win_tile, hand.melds, hand.problems) == (*CLEAN, ())
+    touching = group_hand(laid(DAISHAN, (1, row("9p* 9p 9p #"))), "daishan")
+    assert any("two or four face down" in problem for problem in touching.problems)
+
+
 @pytest.mark.parametrize("meld, tiles", [("# 7s 7s #", "7777s"), ("# # # #", "")])
 def test_concealed_kong_two_or_four_backs(meld: str, tiles: str) -> None:
     hand = group_hand(laid(DAISHAN, (1, row(meld))), "daishan")

@@ -749,10 +749,10 @@ def _plain(group: tuple[int, ...], tiles: tuple[str, ...], sideways: np.ndarray)
 
 
 def _is_meld_shape(codes: list[str]) -> bool:
-    """Whether tiles make a pung, chow or kong (one face, or face down: a concealed kong's four backs)."""
+    """Whether tiles make a pung, chow or kong (one face; a concealed kong shows two or four backs)."""
     faces = [c for c in codes if c != BACK]
     if len(codes) == 4:
-        return len(set(faces)) <= 1
+        return len(set(faces)) <= 1 and len(faces) in (0, 2, 4)
     return len(codes) == 3 and len(faces) == 3 and (len(set(faces)) == 1 or _is_run(faces))
 
 
@@ -862,8 +862,9 @@ def _read_meld(base: tuple[int, ...], top: tuple[int, ...], tiles: tuple[str, ..
     if BACK in codes:
         kinds = set(faces)
         meld = {"type": "kong", "tiles": _format([faces[0]] * 4) if len(kinds) == 1 and len(codes) == 4 else "", "concealed": True}
-        if len(codes) != 4 or len(kinds) > 1:
-            return {**meld, "tiles": _format(faces)}, f"{where}: a concealed kong needs four tiles, read {_names(base + top, tiles)}"
+        if len(codes) != 4 or len(kinds) > 1 or len(faces) not in (0, 2) or turned:
+            return {**meld, "tiles": _format(faces)}, \
+                f"{where}: a concealed kong is four tiles, two or four face down and none sideways, read {_names(base + top, tiles)}"
         return meld, None
     if len(codes) == 4 and not turned and sorted(codes) == ["1z", "2z", "3z", "4z"]:
         return {"type": "whirlwind", "tiles": "1234z"}, None
