@@ -145,13 +145,21 @@ def test_claimed_tile_raised_off_its_line_lies_on_a_hidden_fourth(raised: float,
     assert (hand.concealed, hand.win_tile, hand.melds, hand.problems) == ("123m456p789s55z", "5z", melds, ())
 
 
+@pytest.mark.parametrize("meld, source", [("9p* 9p 9p", 3), ("9p 9p 9p*", 1)])
+def test_claimed_tile_at_the_end_of_a_slanting_pung_is_in_line(meld: str, source: int) -> None:
+    slanting = laid(DAISHAN, (1, row(meld)))
+    for k, tile in enumerate((11, 12, 13)):
+        slanting = _raised(slanting, tile, 0.25 * k)
+    assert group_hand(slanting, "daishan").melds == ({"type": "pung", "tiles": "999p", "from": source},)
+
+
 def test_false_back_beside_a_pung_makes_no_concealed_kong() -> None:
     clean = laid(DAISHAN, PUNG)
     x1, y1, x2, y2 = clean.xyxy[13]
     hand = group_hand(_with(clean, box=[x1 + 5, y2 + 2, x2 + 5, y2 + 2 + H], code="back", confidence=0.4), "daishan")
     assert (hand.concealed, hand.win_tile, hand.melds, hand.problems) == (*CLEAN, ())
     touching = group_hand(laid(DAISHAN, (1, row("9p* 9p 9p #"))), "daishan")
-    assert any("two or four face down" in problem for problem in touching.problems)
+    assert any("two or four of them face down" in problem for problem in touching.problems)
 
 
 @pytest.mark.parametrize("meld, tiles", [("# 7s 7s #", "7777s"), ("# # # #", "")])

@@ -670,14 +670,14 @@ def _raised_claimed(base: tuple[int, ...], tiles: tuple[str, ...], sideways: np.
                     layout: Layout) -> tuple[int, ...]:
     """The claimed tile of a pung when it lies on a tile the photo does not show: an added kong whose fourth
     tile, laid on the sideways one, hides it. Its one sideways tile then lies more than RAISED tile sizes
-    further from the player than the line of the other two (a claimed tile lying on the table is in line
-    or nearer). Empty when it is not so."""
+    further from the player than the line through the other two (a claimed tile lying on the table is in
+    line or nearer). Empty when it is not so."""
     flagged = [i for i in base if sideways[i]]
     if len(base) != 3 or len(flagged) != 1 or len({tiles[i] for i in base}) != 1 or tiles[base[0]] == BACK:
         return ()
-    rest = [i for i in base if i != flagged[0]]
-    off = (layout.points[flagged[0], 1] - layout.points[rest, 1].mean()) / layout.scale[rest].mean()
-    return (flagged[0],) if off < -RAISED else ()
+    (x, y), (a, b) = layout.points[flagged[0]], layout.points[[i for i in base if i != flagged[0]]]
+    line = a[1] + (b[1] - a[1]) * (x - a[0]) / (b[0] - a[0]) if abs(b[0] - a[0]) > 1e-6 else (a[1] + b[1]) / 2
+    return (flagged[0],) if (y - line) / layout.scale[list(base)].mean() < -RAISED else ()
 
 
 def _peel_aside(row: tuple[tuple[int, ...], ...], tiles: tuple[str, ...],
@@ -862,9 +862,9 @@ def _read_meld(base: tuple[int, ...], top: tuple[int, ...], tiles: tuple[str, ..
     if BACK in codes:
         kinds = set(faces)
         meld = {"type": "kong", "tiles": _format([faces[0]] * 4) if len(kinds) == 1 and len(codes) == 4 else "", "concealed": True}
-        if len(codes) != 4 or len(kinds) > 1 or len(faces) not in (0, 2) or turned:
+        if len(codes) != 4 or len(kinds) > 1 or len(faces) not in (0, 2):
             return {**meld, "tiles": _format(faces)}, \
-                f"{where}: a concealed kong is four tiles, two or four face down and none sideways, read {_names(base + top, tiles)}"
+                f"{where}: a concealed kong is four tiles, two or four of them face down, read {_names(base + top, tiles)}"
         return meld, None
     if len(codes) == 4 and not turned and sorted(codes) == ["1z", "2z", "3z", "4z"]:
         return {"type": "whirlwind", "tiles": "1234z"}, None
