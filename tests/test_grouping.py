@@ -159,7 +159,9 @@ def test_false_back_beside_a_pung_makes_no_concealed_kong() -> None:
     hand = group_hand(_with(clean, box=[x1 + 5, y2 + 2, x2 + 5, y2 + 2 + H], code="back", confidence=0.4), "daishan")
     assert (hand.concealed, hand.win_tile, hand.melds, hand.problems) == (*CLEAN, ())
     touching = group_hand(laid(DAISHAN, (1, row("9p* 9p 9p #"))), "daishan")
-    assert any("two or four of them face down" in problem for problem in touching.problems)
+    assert (touching.melds, touching.away) == (CLEAN[2], (14,))
+    three_down = group_hand(laid(DAISHAN, (1, row("# # # 9p"))), "daishan")
+    assert any("two or four of them face down" in problem for problem in three_down.problems)
 
 
 @pytest.mark.parametrize("meld, tiles", [("# 7s 7s #", "7777s"), ("# # # #", "")])
@@ -289,7 +291,7 @@ def test_sliver_of_a_tile_cut_off_by_the_photo_edge_is_left_out() -> None:
     row14 = (0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 5z 5z 1z 1z 1z"))
     hand = laid(row14)
     right = float(hand.xyxy[:, 2].max())
-    sliver = _with(hand, box=[right + TOUCH, 1000, right + TOUCH + 8, 1000 + H], code="back", confidence=0.6)
+    sliver = _with(hand, box=[right + TOUCH, 1000, right + TOUCH + 8, 1000 + H], code="5z", confidence=0.6)
     frame = (int(right + TOUCH + 8), 2000)
     read = group_hand(sliver, "daishan", frame=frame)
     assert (read.concealed, read.win_tile) == ("123m456p789s11155z", "1z") and 14 in read.away
@@ -337,6 +339,15 @@ def test_false_back_in_the_gap_before_the_winning_tile_is_left_out() -> None:
     (_, top, a, bottom), (b, _, _, _) = clean.xyxy[9], clean.xyxy[10]
     hand = group_hand(_with(clean, box=[a + 1, top + 8, b - 1, bottom], code="back", confidence=0.6), "daishan")
     assert (hand.concealed, hand.win_tile, hand.melds) == CLEAN
+
+
+def test_lone_false_back_after_the_winning_tile_is_left_out() -> None:
+    clean = laid(DAISHAN, PUNG)
+    _, top, right, bottom = clean.xyxy[10]
+    hand = group_hand(_with(clean, box=[right + TOUCH, top, right + TOUCH + W, bottom], code="back", confidence=0.6),
+                      "daishan")
+    assert (hand.concealed, hand.win_tile, hand.melds, hand.problems) == (*CLEAN, ())
+    assert hand.away == (14,)
 
 
 def test_wrong_sideways_flags_in_the_concealed_row_and_on_the_winning_tile_are_ignored() -> None:
