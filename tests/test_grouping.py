@@ -350,6 +350,19 @@ def test_lone_false_back_after_the_winning_tile_is_left_out() -> None:
     assert hand.away == (14,)
 
 
+@pytest.mark.parametrize("slant, melds", [(0.0, CLEAN[2] + ({"type": "kong", "tiles": "", "concealed": True},)),
+                                           (40.0, CLEAN[2])])
+def test_four_backs_are_a_concealed_kong_only_along_the_rows(slant: float, melds: tuple) -> None:
+    backs = laid(DAISHAN, PUNG)
+    x0, y0 = backs.xyxy[11, 0], backs.xyxy[11, 3] + H
+    step = W + TOUCH
+    for k in range(4):
+        x, y = x0 + k * step * math.cos(math.radians(slant)), y0 - k * step * math.sin(math.radians(slant))
+        backs = _with(backs, box=[x, y, x + W, y + H], code="back", confidence=0.8)
+    hand = group_hand(backs, "daishan")
+    assert (hand.concealed, hand.win_tile, hand.melds) == (*CLEAN[:2], melds)
+
+
 def test_wrong_sideways_flags_in_the_concealed_row_and_on_the_winning_tile_are_ignored() -> None:
     hand = group_hand(_with(laid(DAISHAN, PUNG), sideways={5: True, 10: True}), "daishan")
     assert (hand.concealed, hand.win_tile, hand.melds) == CLEAN

@@ -66,6 +66,9 @@ of a tile the photo cuts off (its face cannot be read)."""
 RAISED = 0.2
 """A pung's sideways tile lying this many tile sizes further from the player than the other two lies on a
 hidden tile (`_raised_claimed`)."""
+MELD_SLANT = 25.0
+"""A meld lies along the hand's rows: four backs in a line more slanted than this (degrees) are another
+player's tiles or the wall."""
 SIDEWAYS_LENGTH = 4 / 3
 """A sideways tile's length along the row, in upright tile widths (a face is 3 × 4)."""
 
@@ -804,12 +807,12 @@ def _concealed_candidates(rows: Rows, plain: list[tuple[int, ...]]
 def _meld_like(group: tuple[int, ...], base: tuple[int, ...], tiles: tuple[str, ...], sideways: np.ndarray,
                layout: Layout, home: tuple[tuple[int, ...], ...]) -> bool:
     """Whether a group reads as a meld: three or four tiles that are a set or marked as a meld (a sideways,
-    stacked or face-down tile), four backs only in the concealed group's row ``home`` or in front of it
-    (four backs behind it are the wall)."""
+    stacked or face-down tile), four backs only along the rows (`_slant`) and in the concealed group's row
+    ``home`` or in front of it (four backs behind it are the wall)."""
     codes = [tiles[i] for i in group]
     if len(base) not in (3, 4):
         return False
-    if all(c == BACK for c in codes) and (len(base) != 4 or len(group) != 4):
+    if all(c == BACK for c in codes) and (len(base) != 4 or len(group) != 4 or _slant(group, layout) > MELD_SLANT):
         return False
     if all(c == BACK for c in codes) and home and group not in home:
         row = layout.points[[i for g in home for i in g]]
@@ -819,6 +822,14 @@ def _meld_like(group: tuple[int, ...], base: tuple[int, ...], tiles: tuple[str, 
     if BACK in codes or len(base) < len(group) or any(sideways[i] for i in group):
         return True
     return len(set(codes)) == 1 or (len(codes) == 3 and _is_run(codes)) or sorted(codes) == ["1z", "2z", "3z", "4z"]
+
+
+def _slant(group: tuple[int, ...], layout: Layout) -> float:
+    """The angle in degrees between a group's line (fitted through its tiles) and the hand's rows."""
+    xs, ys = layout.points[list(group)].T
+    if np.ptp(xs) < 1e-6:
+        return 90.0
+    return math.degrees(math.atan(abs(np.polyfit(xs, ys, 1)[0])))
 
 
 def _grow_hand(layout: Layout, rows: list[tuple[tuple[int, ...], ...]], core: list[tuple[int, ...]],
