@@ -363,6 +363,13 @@ def test_four_backs_are_a_concealed_kong_only_along_the_rows(slant: float, melds
     assert (hand.concealed, hand.win_tile, hand.melds) == (*CLEAN[:2], melds)
 
 
+def test_faces_alike_turned_by_half_do_not_turn_the_hand() -> None:
+    hand = laid((0, row("2p 2p 2p 4p 4p 4p 8p 8p 8p 4s 4s 7m 8m", "9m")))
+    turned = [180.0 if code in ("2p", "4p", "8p", "4s") else 0.0 for code in hand.tiles]
+    read = group_hand(replace(hand, angle=np.array(turned)), "daishan")
+    assert (read.concealed, read.win_tile) == ("789m222444888p44s", "9m")
+
+
 def test_wrong_sideways_flags_in_the_concealed_row_and_on_the_winning_tile_are_ignored() -> None:
     hand = group_hand(_with(laid(DAISHAN, PUNG), sideways={5: True, 10: True}), "daishan")
     assert (hand.concealed, hand.win_tile, hand.melds) == CLEAN

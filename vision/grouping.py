@@ -69,6 +69,8 @@ hidden tile (`_raised_claimed`)."""
 MELD_SLANT = 25.0
 """A meld lies along the hand's rows: four backs in a line more slanted than this (degrees) are another
 player's tiles or the wall."""
+HALF_TURN_ALIKE = frozenset("1p 2p 3p 4p 5p 8p 9p 2s 4s 5s 6s 8s 9s 5z".split())
+"""Faces that look the same turned by 180°: which way up they lie says nothing of the hand's up."""
 SIDEWAYS_LENGTH = 4 / 3
 """A sideways tile's length along the row, in upright tile widths (a face is 3 × 4)."""
 
@@ -919,8 +921,8 @@ def read_detections(detections: Detections, region: str, *, seat: int = 0, indic
                     options: dict[str, Any] | None = None, left_out: frozenset[int] = frozenset()
                     ) -> tuple[Layout, HandReading]:
     """The layout and reading of the detections (but ``left_out``), trying each likely up direction of the
-    hand and keeping the reading that finds a winning tile set apart and holds the most tiles facing that
-    way."""
+    hand and keeping the reading that holds the most tiles facing that way (a face alike turned by 180°,
+    `HALF_TURN_ALIKE`, faces both ways), then finds a winning tile set apart, then has the fewest problems."""
     best: tuple[tuple[int, int, int], Layout, HandReading] | None = None
     for up in up_candidates(detections):
         layout = find_layout(detections, up, left_out)
@@ -928,6 +930,7 @@ def read_detections(detections: Detections, region: str, *, seat: int = 0, indic
                               indicator=indicator, options=options)
         held = [i for g in reading.groups for i in g.tiles]
         upright = sum(detections.tiles[i] == BACK or detections.sideways[i]
+                      or detections.tiles[i] in HALF_TURN_ALIKE
                       or abs((detections.angle[i] - up + 180) % 360 - 180) < 60 for i in held)
         score = (upright, reading.win_tile is not None, -len(reading.problems))
         if best is None or score > best[0]:
