@@ -370,6 +370,11 @@ def test_faces_alike_turned_by_half_do_not_turn_the_hand() -> None:
     assert (read.concealed, read.win_tile) == ("789m222444888p44s", "9m")
 
 
+def test_pung_of_faces_alike_turned_by_a_quarter_takes_its_claimed_tile_from_the_shape() -> None:
+    misflagged = _with(laid(DAISHAN, (1, row("4p 4p 4p*"))), sideways={11: True, 13: False})
+    assert group_hand(misflagged, "daishan").melds == ({"type": "pung", "tiles": "444p", "from": 1},)
+
+
 def test_wrong_sideways_flags_in_the_concealed_row_and_on_the_winning_tile_are_ignored() -> None:
     hand = group_hand(_with(laid(DAISHAN, PUNG), sideways={5: True, 10: True}), "daishan")
     assert (hand.concealed, hand.win_tile, hand.melds) == CLEAN

@@ -71,6 +71,11 @@ MELD_SLANT = 25.0
 player's tiles or the wall."""
 HALF_TURN_ALIKE = frozenset("1p 2p 3p 4p 5p 8p 9p 2s 4s 5s 6s 8s 9s 5z".split())
 """Faces that look the same turned by 180°: which way up they lie says nothing of the hand's up."""
+QUARTER_TURN_ALIKE = frozenset("1p 4p 5p".split())
+"""Faces that look the same turned by 90°: their sideways flags say nothing (`_turned_tile`)."""
+CLEAR_SHAPE = 0.1
+"""A tile whose box is longer along the row for its height than any other of its meld's by this much (log
+ratio) surely lies sideways."""
 SIDEWAYS_LENGTH = 4 / 3
 """A sideways tile's length along the row, in upright tile widths (a face is 3 × 4)."""
 
@@ -657,9 +662,15 @@ def _plausible_sideways(layout: Layout, tiles: tuple[str, ...], sideways: np.nda
 def _turned_tile(base: tuple[int, ...], tiles: tuple[str, ...], sideways: np.ndarray, layout: Layout) -> np.ndarray:
     """The sideways flags with one claimed tile in a meld that must have one and shows none or several (a
     flag missed or misread): of those flagged, or of all when none is for a chow or pung, the one whose box
-    is longest along the row for its height."""
+    is longest along the row for its height. In a pung of faces alike turned by 90° (`QUARTER_TURN_ALIKE`)
+    a flag says nothing, and a clear shape (CLEAR_SHAPE) overrides it."""
     codes = [tiles[i] for i in base]
     turned = [i for i in base if sideways[i]]
+    if len(codes) == 3 and all(c in QUARTER_TURN_ALIKE for c in codes):
+        # their faces cannot show a quarter turn: a clear shape decides
+        length = np.sort(np.log(layout.extent[list(base), 0] / np.maximum(layout.extent[list(base), 1], 1e-6)))
+        if length[-1] - length[-2] > CLEAR_SHAPE:
+            turned = []
     if len(turned) == 1 or BACK in codes or sorted(codes) == ["1z", "2z", "3z", "4z"] \
             or (not turned and len(set(codes)) == 1 and len(codes) == 4):
         return sideways
