@@ -375,6 +375,15 @@ def test_pung_of_faces_alike_turned_by_a_quarter_takes_its_claimed_tile_from_the
     assert group_hand(misflagged, "daishan").melds == ({"type": "pung", "tiles": "444p", "from": 1},)
 
 
+def test_flower_read_twice_is_a_double_left_out() -> None:
+    hand = laid(DAISHAN, PUNG, (2.2, row("1f 2f")))
+    x1, y1, x2, y2 = hand.xyxy[15]
+    double = _with(hand, box=[x1 - 0.4 * W, y1 - 0.8 * H, x2 - 0.4 * W, y2 - 0.8 * H], code="2f", confidence=0.5)
+    read = group_hand(double, "daishan")
+    assert (read.concealed, read.win_tile, read.melds, read.flowers, read.problems) == (*CLEAN, "12f", ())
+    assert read.away == (16,)
+
+
 def test_wrong_sideways_flags_in_the_concealed_row_and_on_the_winning_tile_are_ignored() -> None:
     hand = group_hand(_with(laid(DAISHAN, PUNG), sideways={5: True, 10: True}), "daishan")
     assert (hand.concealed, hand.win_tile, hand.melds) == CLEAN

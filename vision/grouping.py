@@ -289,7 +289,7 @@ def _stacked(rows: list[list[tuple[int, ...]]], points: np.ndarray, scale: np.nd
     for row in rows:
         for k, group in enumerate(row):
             top = group[0]
-            if len(group) > 1 or detections.tiles[top] == BACK:
+            if len(group) > 1 or detections.tiles[top] == BACK or detections.tiles[top] in FLOWERS:
                 continue
             before = row[k - 1] if k > 0 and len(row[k - 1]) >= 2 else None
             best, best_d = None, math.inf
@@ -952,9 +952,13 @@ def read_detections(detections: Detections, region: str, *, seat: int = 0, indic
 
 def _likely_doubles(detections: Detections, layout: Layout, reading: HandReading) -> list[int]:
     """Tiles of the hand that may be doubles, least confident first: those `_doubles` finds with the looser
-    LIKELY_SPOT and LIKELY_SPAN (each is left out only when that makes the hand legal)."""
+    LIKELY_SPOT and LIKELY_SPAN, and a flower read twice but the likelier one (a set has one of each; each
+    is left out only when that makes the hand legal)."""
     held = {i for g in reading.groups for i in g.tiles}
     found = _doubles(layout.points, layout.scale, detections.confidence, LIKELY_SPOT, LIKELY_SPAN) & held
+    for flower in {detections.tiles[i] for i in held} & set(FLOWERS):
+        same = sorted((i for i in held if detections.tiles[i] == flower), key=lambda i: -float(detections.confidence[i]))
+        found |= set(same[1:])
     return sorted(found, key=lambda i: float(detections.confidence[i]))
 
 
