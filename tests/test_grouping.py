@@ -384,6 +384,12 @@ def test_flower_read_twice_is_a_double_left_out() -> None:
     assert read.away == (16,)
 
 
+def test_group_that_is_no_meld_is_left_out_when_the_hand_is_legal_without_it() -> None:
+    read = group_hand(laid(DAISHAN, PUNG, (2.2, row("4m* 4m 3s 2s"))), "daishan")
+    assert (read.concealed, read.win_tile, read.melds, read.problems) == (*CLEAN, ())
+    assert read.away == (14, 15, 16, 17)
+
+
 def test_wrong_sideways_flags_in_the_concealed_row_and_on_the_winning_tile_are_ignored() -> None:
     hand = group_hand(_with(laid(DAISHAN, PUNG), sideways={5: True, 10: True}), "daishan")
     assert (hand.concealed, hand.win_tile, hand.melds) == CLEAN

@@ -31,7 +31,7 @@ from typing import Any, Callable
 import numpy as np
 
 from scoring import REGIONS
-from scoring.tiles import FLOWERS, TILE_INDEX, format_tiles
+from scoring.tiles import FLOWERS, TILE_INDEX, format_tiles, parse_tiles
 from vision.detections import BACK, Detections
 
 SURE_GAP = 1.3
@@ -962,6 +962,13 @@ def _likely_doubles(detections: Detections, layout: Layout, reading: HandReading
     return sorted(found, key=lambda i: float(detections.confidence[i]))
 
 
+def _misfits(reading: HandReading) -> list[set[int]]:
+    """The tiles of each meld of the hand that reads as no meld (another player's tiles taken in; each is
+    left out only when that makes the hand legal)."""
+    return [set(g.tiles) for g in reading.groups if g.kind == "meld" and reading.melds[g.meld]["tiles"]
+            and not _is_meld_shape(parse_tiles(reading.melds[g.meld]["tiles"]))]
+
+
 def edge_slivers(detections: Detections, frame: tuple[int, int] | None) -> frozenset[int]:
     """The boxes that the edge of a photo ``frame`` (width, height) pixels cuts, thinner than EDGE_SLIVER
     of the median tile's short side; none when the frame is unknown."""
@@ -993,9 +1000,9 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
                                       left_out=slivers)
     problems = check_hand(reading, indicator=indicator, options=options, seat=seat)
     if problems:
-        for double in _likely_doubles(detections, layout, reading):
+        for stray in [{double} for double in _likely_doubles(detections, layout, reading)] + _misfits(reading):
             trial = read_detections(detections, region, seat=seat, indicator=indicator, options=options,
-                                    left_out=slivers | {double})
+                                    left_out=slivers | stray)
             if not check_hand(trial[1], indicator=indicator, options=options, seat=seat, first=True):
                 layout, reading, problems = *trial, ()
                 break
