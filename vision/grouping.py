@@ -987,7 +987,9 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
     a legal win as read, ``suggestions`` give the likeliest corrections (not applied), ``needs`` what the
     photo cannot show. ``seat`` is the photographed player's seat (for the melds' ``from``); ``indicator``
     the indicator tile when known; ``frame`` the photo's (width, height), to leave out slivers of tiles its
-    edge cuts off (`edge_slivers`). ValueError for an unknown region or seat.
+    edge cuts off (`edge_slivers`). When the hand is not legal as read, a likely double box
+    (`_likely_doubles`) or a group that reads as no meld (`_misfits`) is left out if that makes it legal.
+    ValueError for an unknown region or seat.
     """
     from vision.consistency import check_hand, needs, suggest
 
