@@ -390,6 +390,24 @@ def test_group_that_is_no_meld_is_left_out_when_the_hand_is_legal_without_it() -
     assert read.away == (14, 15, 16, 17)
 
 
+def test_false_back_beside_a_pung_close_in_front_of_the_concealed_row_is_left_out() -> None:
+    hand = laid(DAISHAN, (0.65, row("9p* 9p 9p")))
+    _, top, right, bottom = hand.xyxy[13]
+    read = group_hand(_with(hand, box=[right + TOUCH, top, right + TOUCH + W, bottom], code="back", confidence=0.6),
+                      "daishan")
+    assert (read.concealed, read.win_tile, read.melds, read.problems) == (*CLEAN, ())
+    assert read.away == (14,)
+
+
+def test_claimed_tile_under_an_added_kongs_fourth_misread_as_a_back_stays_in_the_kong() -> None:
+    hand = laid(DAISHAN, (1, row("5m* ^5m 5m 5m")))
+    misread = replace(hand, tiles=hand.tiles[:11] + ("back",) + hand.tiles[12:],
+                      sideways=np.array([i == 12 for i in range(len(hand))]))
+    read = group_hand(misread, "daishan")
+    assert read.melds == ({"type": "kong", "tiles": "5555m", "added": True, "from": 3},)
+    assert read.away == ()
+
+
 def test_wrong_sideways_flags_in_the_concealed_row_and_on_the_winning_tile_are_ignored() -> None:
     hand = group_hand(_with(laid(DAISHAN, PUNG), sideways={5: True, 10: True}), "daishan")
     assert (hand.concealed, hand.win_tile, hand.melds) == CLEAN

@@ -371,13 +371,16 @@ def _doubles(points: np.ndarray, scale: np.ndarray, confidence: np.ndarray, spot
 def _stray_backs(points: np.ndarray, scale: np.ndarray, tiles: tuple[str, ...]) -> set[int]:
     """Face-down detections that can be no face-down tile: one in line with faces with no other back in
     line within BACK_REACH tile sizes (a concealed kong shows two or four backs, the wall many) is a gap or
-    a tile's edge taken for a back, unless a face lies on it (an added kong's claimed tile misread)."""
+    a tile's edge taken for a back, unless a tile lies on it, off any line (an added kong's claimed tile
+    misread)."""
     stray: set[int] = set()
     for i in (k for k, t in enumerate(tiles) if t == BACK):
         step = (points - points[i]) / ((scale[:, None] + scale[i]) / 2)
         line = (np.abs(step[:, 1]) < DOUBLE_LINE) & (np.abs(step[:, 0]) < BACK_REACH)
         line[i] = False
         on_top = (np.abs(step[:, 0]) < 0.6) & (-step[:, 1] > 0.15) & (-step[:, 1] < 1.3)
+        on_top[on_top] = [_off_line(points, scale, k, [o for o in range(len(points)) if o not in (k, i)]) > DOUBLE_LINE
+                          for k in np.flatnonzero(on_top)]
         if line.any() and not on_top.any() and not any(tiles[k] == BACK for k in np.flatnonzero(line)):
             stray.add(i)
     return stray
