@@ -128,12 +128,15 @@ def real(detector) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--count", type=int, default=320, help="held-out synthetic scenes (default 320)")
+    parser.add_argument("--count", type=int, default=320, help="held-out synthetic scenes (default 320; 0: none)")
     parser.add_argument("--no-model", action="store_true", help="skip the runs with the bundled model")
     parser.add_argument("--no-real", action="store_true", help="skip the real photos")
     parser.add_argument("--threads", type=int, default=None, help="ONNX Runtime threads")
     args = parser.parse_args()
-    synthetic(args.count, None)
+    if args.count < 0:
+        parser.error("--count must be 0 or more")
+    if args.count:
+        synthetic(args.count, None)
     if not args.no_real:
         real(None)
     if args.no_model:
@@ -141,7 +144,8 @@ def main() -> None:
     from vision.detector import TileDetector
 
     detector = TileDetector(threads=args.threads)
-    synthetic(args.count, detector)
+    if args.count:
+        synthetic(args.count, detector)
     if not args.no_real:
         real(detector)
 

@@ -300,6 +300,15 @@ def test_sliver_of_a_tile_cut_off_by_the_photo_edge_is_left_out() -> None:
     assert 14 not in group_hand(whole, "daishan", frame=(int(right + GAP + W), 2000)).away
 
 
+def test_group_that_is_no_meld_and_runs_out_of_the_photo_is_left_out() -> None:
+    no_win = (0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 5z", "6z"))  # a real photo's hand need not be a win
+    hand = laid(no_win, PUNG, (2.6, row("7z 7z 8p*")))
+    frame = (int(hand.xyxy[:, 2].max()) + 50, int(hand.xyxy[:, 3].max()))
+    read = group_hand(hand, "daishan", frame=frame)
+    assert (read.melds, read.away) == (CLEAN[2], (14, 15, 16))
+    assert group_hand(hand, "daishan").melds[1:] == ({"type": "pung", "tiles": "8p77z", "from": 1},)
+
+
 def test_no_tiles_reads_an_empty_hand() -> None:
     hand = group_hand(Detections(), "daishan")
     assert (hand.concealed, hand.melds, hand.win_tile) == ("", (), None)

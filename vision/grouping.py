@@ -977,11 +977,14 @@ def edge_slivers(detections: Detections, frame: tuple[int, int] | None) -> froze
     of the median tile's short side; none when the frame is unknown."""
     if frame is None or not len(detections):
         return frozenset()
-    size = detections.xyxy[:, 2:] - detections.xyxy[:, :2]
-    short = size.min(1)
+    short = (detections.xyxy[:, 2:] - detections.xyxy[:, :2]).min(1)
+    return frozenset(np.flatnonzero(_cut_by_edge(detections, frame) & (short < EDGE_SLIVER * np.median(short))).tolist())
+
+
+def _cut_by_edge(detections: Detections, frame: tuple[int, int]) -> np.ndarray:
+    """Whether each box touches the edge of a photo ``frame`` (width, height) pixels (the tile runs out of it)."""
     x1, y1, x2, y2 = detections.xyxy.T
-    cut = (x1 <= 1) | (y1 <= 1) | (x2 >= frame[0] - 1) | (y2 >= frame[1] - 1)
-    return frozenset(np.flatnonzero(cut & (short < EDGE_SLIVER * np.median(short))).tolist())
+    return (x1 <= 1) | (y1 <= 1) | (x2 >= frame[0] - 1) | (y2 >= frame[1] - 1)
 
 
 def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator: str | None = None,
@@ -991,7 +994,8 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
     photo cannot show. ``seat`` is the photographed player's seat (for the melds' ``from``); ``indicator``
     the indicator tile when known; ``frame`` the photo's (width, height), to leave out slivers of tiles its
     edge cuts off (`edge_slivers`). When the hand is not legal as read, a likely double box
-    (`_likely_doubles`) or a group that reads as no meld (`_misfits`) is left out if that makes it legal.
+    (`_likely_doubles`) or a group that reads as no meld (`_misfits`) is left out if that makes it legal;
+    a group that reads as no meld and runs out of the photo is left out in any case (a meld is laid whole).
     ValueError for an unknown region or seat.
     """
     from vision.consistency import check_hand, needs, suggest
@@ -1011,6 +1015,12 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
             if not check_hand(trial[1], indicator=indicator, options=options, seat=seat, first=True):
                 layout, reading, problems = *trial, ()
                 break
+    cut = [g for g in _misfits(reading) if frame is not None and _cut_by_edge(detections, frame)[list(g)].any()]
+    if problems and cut:
+        slivers = slivers.union(*cut)
+        layout, reading = read_detections(detections, region, seat=seat, indicator=indicator, options=options,
+                                          left_out=slivers)
+        problems = check_hand(reading, indicator=indicator, options=options, seat=seat)
     suggestions = suggest(detections, layout, reading, seat=seat, indicator=indicator, options=options) \
         if problems else ()
     return replace(reading, problems=problems, suggestions=suggestions, needs=needs(reading, indicator=indicator))
