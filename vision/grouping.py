@@ -19,8 +19,9 @@ Pure functions, in order:
   ``away``), and the player's part of a table record.
 - `read_detections` tries each likely up direction of the hand (a webcam above the table may see it
   upside down; other players' tiles may face elsewhere) and keeps the best reading; `group_hand` leaves
-  out slivers of tiles the photo's edge cuts off, and a likely double when that alone makes the hand
-  legal, and adds the consistency checks, suggestions and needs of `vision.consistency`.
+  out slivers of tiles the photo's edge cuts off and groups it cuts that are no meld, and a likely double
+  or a group that is no meld when that alone makes the hand legal, and adds the consistency checks,
+  suggestions and needs of `vision.consistency`.
 """
 from __future__ import annotations
 
@@ -378,10 +379,11 @@ def _stray_backs(points: np.ndarray, scale: np.ndarray, tiles: tuple[str, ...]) 
         step = (points - points[i]) / ((scale[:, None] + scale[i]) / 2)
         line = (np.abs(step[:, 1]) < DOUBLE_LINE) & (np.abs(step[:, 0]) < BACK_REACH)
         line[i] = False
-        on_top = (np.abs(step[:, 0]) < 0.6) & (-step[:, 1] > 0.15) & (-step[:, 1] < 1.3)
-        on_top[on_top] = [_off_line(points, scale, k, [o for o in range(len(points)) if o not in (k, i)]) > DOUBLE_LINE
-                          for k in np.flatnonzero(on_top)]
-        if line.any() and not on_top.any() and not any(tiles[k] == BACK for k in np.flatnonzero(line)):
+        if not line.any() or any(tiles[k] == BACK for k in np.flatnonzero(line)):
+            continue
+        on_top = np.flatnonzero((np.abs(step[:, 0]) < 0.6) & (-step[:, 1] > 0.15) & (-step[:, 1] < 1.3))
+        others = [[o for o in range(len(points)) if o not in (k, i)] for k in on_top]
+        if not any(_off_line(points, scale, k, rest) > DOUBLE_LINE for k, rest in zip(on_top, others)):
             stray.add(i)
     return stray
 
