@@ -934,13 +934,14 @@ def _names(indices: tuple[int, ...], tiles: tuple[str, ...]) -> str:
 
 
 def read_detections(detections: Detections, region: str, *, seat: int = 0, indicator: str | None = None,
-                    options: dict[str, Any] | None = None, left_out: frozenset[int] = frozenset()
-                    ) -> tuple[Layout, HandReading]:
+                    options: dict[str, Any] | None = None, left_out: frozenset[int] = frozenset(),
+                    up: float | None = None) -> tuple[Layout, HandReading]:
     """The layout and reading of the detections (but ``left_out``), trying each likely up direction of the
-    hand and keeping the reading that holds the most tiles facing that way (a face alike turned by 180°,
-    `HALF_TURN_ALIKE`, faces both ways), then finds a winning tile set apart, then has the fewest problems."""
+    hand (only ``up`` when given) and keeping the reading that holds the most tiles facing that way (a face
+    alike turned by 180°, `HALF_TURN_ALIKE`, faces both ways), then finds a winning tile set apart, then has
+    the fewest problems."""
     best: tuple[tuple[int, int, int], Layout, HandReading] | None = None
-    for up in up_candidates(detections):
+    for up in up_candidates(detections) if up is None else [up]:
         layout = find_layout(detections, up, left_out)
         reading = read_layout(layout, _kong_faces(layout, detections), detections.sideways, region, seat=seat,
                               indicator=indicator, options=options)
@@ -1013,7 +1014,7 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
     if problems:
         for stray in [{double} for double in _likely_doubles(detections, layout, reading)] + _misfits(reading):
             trial = read_detections(detections, region, seat=seat, indicator=indicator, options=options,
-                                    left_out=slivers | stray)
+                                    left_out=slivers | stray, up=layout.up)
             if not check_hand(trial[1], indicator=indicator, options=options, seat=seat, first=True):
                 layout, reading, problems = *trial, ()
                 break
@@ -1021,7 +1022,7 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
     if problems and cut:
         slivers = slivers.union(*cut)
         layout, reading = read_detections(detections, region, seat=seat, indicator=indicator, options=options,
-                                          left_out=slivers)
+                                          left_out=slivers, up=layout.up)
         problems = check_hand(reading, indicator=indicator, options=options, seat=seat)
     suggestions = suggest(detections, layout, reading, seat=seat, indicator=indicator, options=options) \
         if problems else ()
