@@ -417,6 +417,13 @@ def test_claimed_tile_under_an_added_kongs_fourth_misread_as_a_back_stays_in_the
     assert read.away == ()
 
 
+def test_kong_with_its_flag_missed_takes_its_claimed_tile_from_a_clear_shape() -> None:
+    missed = _with(laid(DAISHAN, (1, row("7s 7s* 7s 7s"))), sideways={12: False})
+    assert group_hand(missed, "daishan").melds == ({"type": "kong", "tiles": "7777s", "from": 2},)
+    unflagged = group_hand(laid(DAISHAN, (1, row("7s 7s 7s 7s"))), "daishan")
+    assert unflagged.melds == ({"type": "kong", "tiles": "7777s"},)
+
+
 def test_wrong_sideways_flags_in_the_concealed_row_and_on_the_winning_tile_are_ignored() -> None:
     hand = group_hand(_with(laid(DAISHAN, PUNG), sideways={5: True, 10: True}), "daishan")
     assert (hand.concealed, hand.win_tile, hand.melds) == CLEAN

@@ -668,16 +668,16 @@ def _turned_tile(base: tuple[int, ...], tiles: tuple[str, ...], sideways: np.nda
     """The sideways flags with one claimed tile in a meld that must have one and shows none or several (a
     flag missed or misread): of those flagged, or of all when none is for a chow or pung, the one whose box
     is longest along the row for its height. In a pung of faces alike turned by 90° (`QUARTER_TURN_ALIKE`)
-    a flag says nothing, and a clear shape (CLEAR_SHAPE) overrides it."""
+    a flag says nothing, and a clear shape (CLEAR_SHAPE) overrides it; a kong of four face-up tiles with no
+    flag has a claimed tile only when one's shape is clearly sideways (else its source is asked for)."""
     codes = [tiles[i] for i in base]
     turned = [i for i in base if sideways[i]]
-    if len(codes) == 3 and all(c in QUARTER_TURN_ALIKE for c in codes):
-        # their faces cannot show a quarter turn: a clear shape decides
-        length = np.sort(np.log(layout.extent[list(base), 0] / np.maximum(layout.extent[list(base), 1], 1e-6)))
-        if length[-1] - length[-2] > CLEAR_SHAPE:
-            turned = []
+    length = np.sort(np.log(layout.extent[list(base), 0] / np.maximum(layout.extent[list(base), 1], 1e-6)))
+    clear = length[-1] - length[-2] > CLEAR_SHAPE
+    if len(codes) == 3 and all(c in QUARTER_TURN_ALIKE for c in codes) and clear:
+        turned = []  # their faces cannot show a quarter turn: a clear shape decides
     if len(turned) == 1 or BACK in codes or sorted(codes) == ["1z", "2z", "3z", "4z"] \
-            or (not turned and len(set(codes)) == 1 and len(codes) == 4):
+            or (not turned and len(set(codes)) == 1 and len(codes) == 4 and not clear):
         return sideways
     choices = turned or list(base)
     shape = layout.extent[choices, 0] / np.maximum(layout.extent[choices, 1], 1e-6)
