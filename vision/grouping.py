@@ -696,8 +696,8 @@ def _raised_claimed(base: tuple[int, ...], tiles: tuple[str, ...], sideways: np.
     flagged = [i for i in base if sideways[i]]
     if len(base) != 3 or len(flagged) != 1 or len({tiles[i] for i in base}) != 1 or tiles[base[0]] == BACK:
         return ()
-    (x, y), (a, b) = layout.points[flagged[0]], layout.points[[i for i in base if i != flagged[0]]]
-    line = a[1] + (b[1] - a[1]) * (x - a[0]) / (b[0] - a[0]) if abs(b[0] - a[0]) > 1e-6 else (a[1] + b[1]) / 2
+    x, y = layout.points[flagged[0]]
+    line = _line_y(layout.points[[i for i in base if i != flagged[0]]], x)
     return (flagged[0],) if (y - line) / layout.scale[list(base)].mean() < -RAISED else ()
 
 
@@ -833,13 +833,19 @@ def _meld_like(group: tuple[int, ...], base: tuple[int, ...], tiles: tuple[str, 
     if all(c == BACK for c in codes) and (len(base) != 4 or len(group) != 4 or _slant(group, layout) > MELD_SLANT):
         return False
     if all(c == BACK for c in codes) and home and group not in home:
-        row = layout.points[[i for g in home for i in g]]
-        slope = np.polyfit(row[:, 0], row[:, 1], 1)[0] if len(row) > 1 else 0.0
-        line_y = row[:, 1].mean() + slope * (layout.points[list(group), 0].mean() - row[:, 0].mean())
+        line_y = _line_y(layout.points[[i for g in home for i in g]], layout.points[list(group), 0].mean())
         return line_y - layout.points[list(group), 1].mean() < 0.6 * float(np.mean(layout.scale[list(group)]))
     if BACK in codes or len(base) < len(group) or any(sideways[i] for i in group):
         return True
     return len(set(codes)) == 1 or (len(codes) == 3 and _is_run(codes)) or sorted(codes) == ["1z", "2z", "3z", "4z"]
+
+
+def _line_y(points: np.ndarray, x: float) -> float:
+    """Where the line fitted through ``points`` (hand frame) lies across the rows at ``x`` along them (level
+    through their middle when they do not spread along the rows)."""
+    xs, ys = points.T
+    slope = np.polyfit(xs, ys, 1)[0] if np.ptp(xs) > 1e-6 else 0.0
+    return float(ys.mean() + slope * (x - xs.mean()))
 
 
 def _slant(group: tuple[int, ...], layout: Layout) -> float:
@@ -1018,12 +1024,13 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
             if not check_hand(trial[1], indicator=indicator, options=options, seat=seat, first=True):
                 layout, reading, problems = *trial, ()
                 break
-    cut = [g for g in _misfits(reading) if frame is not None and _cut_by_edge(detections, frame)[list(g)].any()]
-    if problems and cut:
-        slivers = slivers.union(*cut)
-        layout, reading = read_detections(detections, region, seat=seat, indicator=indicator, options=options,
-                                          left_out=slivers, up=layout.up)
-        problems = check_hand(reading, indicator=indicator, options=options, seat=seat)
+    if problems and frame is not None:
+        edge = _cut_by_edge(detections, frame)
+        runs_out = {i for g in _misfits(reading) if edge[list(g)].any() for i in g}
+        if runs_out:
+            layout, reading = read_detections(detections, region, seat=seat, indicator=indicator, options=options,
+                                              left_out=slivers | runs_out, up=layout.up)
+            problems = check_hand(reading, indicator=indicator, options=options, seat=seat)
     suggestions = suggest(detections, layout, reading, seat=seat, indicator=indicator, options=options) \
         if problems else ()
     return replace(reading, problems=problems, suggestions=suggestions, needs=needs(reading, indicator=indicator))
