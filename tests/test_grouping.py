@@ -145,6 +145,24 @@ def test_claimed_tile_raised_off_its_line_lies_on_a_hidden_fourth(raised: float,
     assert (hand.concealed, hand.win_tile, hand.melds, hand.problems) == ("123m456p789s55z", "5z", melds, ())
 
 
+@pytest.mark.parametrize("grow_top, grow_bottom, melds", [
+    (15.0, 0.0, ({"type": "kong", "tiles": "9999p", "added": True, "from": 3},)),  # the fourth half on it
+    (7.5, 7.5, ({"type": "pung", "tiles": "999p", "from": 3},)),  # a bigger box, not behind the line
+    (9.0, -9.0, ({"type": "pung", "tiles": "999p", "from": 3},)),  # behind the line, one tile deep
+])
+def test_claimed_tile_and_the_fourth_on_it_seen_as_one_box_are_an_added_kong(
+        grow_top: float, grow_bottom: float, melds: tuple) -> None:
+    """One box over the claimed tile and the fourth laid on it reaches further back than a tile alone: it
+    is deeper than its neighbours and lies behind their line, if by less than RAISED. (Growing the box
+    by ``grow_top`` px away from the player and ``grow_bottom`` towards.)"""
+    detections = laid(DAISHAN, PUNG)
+    xyxy = detections.xyxy.copy()
+    xyxy[11, 1] -= grow_top
+    xyxy[11, 3] += grow_bottom
+    hand = group_hand(replace(detections, xyxy=xyxy), "daishan")
+    assert (hand.melds, hand.problems) == (melds, ())
+
+
 @pytest.mark.parametrize("meld, source", [("9p* 9p 9p", 3), ("9p 9p 9p*", 1)])
 def test_claimed_tile_at_the_end_of_a_slanting_pung_is_in_line(meld: str, source: int) -> None:
     slanting = laid(DAISHAN, (1, row(meld)))

@@ -67,6 +67,11 @@ of a tile the photo cuts off (its face cannot be read)."""
 RAISED = 0.2
 """A pung's sideways tile lying this many tile sizes further from the player than the other two lies on a
 hidden tile (`_raised_claimed`)."""
+MERGED_RAISE = 0.05
+MERGED_DEPTH = 1.05
+"""A pung's sideways tile whose box lies MERGED_RAISE tile sizes behind the other two and reaches
+MERGED_DEPTH times as deep across the row as theirs is two tiles, the fourth of an added kong on the claimed
+one, seen as one box (`_raised_claimed`)."""
 MELD_SLANT = 25.0
 """A meld lies along the hand's rows: four backs in a line more slanted than this (degrees) are another
 player's tiles or the wall."""
@@ -696,9 +701,11 @@ def _raised_claimed(base: tuple[int, ...], tiles: tuple[str, ...], sideways: np.
     flagged = [i for i in base if sideways[i]]
     if len(base) != 3 or len(flagged) != 1 or len({tiles[i] for i in base}) != 1 or tiles[base[0]] == BACK:
         return ()
+    others = [i for i in base if i != flagged[0]]
     x, y = layout.points[flagged[0]]
-    line = _line_y(layout.points[[i for i in base if i != flagged[0]]], x)
-    return (flagged[0],) if (y - line) / layout.scale[list(base)].mean() < -RAISED else ()
+    raised = (_line_y(layout.points[others], x) - y) / layout.scale[list(base)].mean()
+    deep = layout.extent[flagged[0], 1] / layout.extent[others, 1].mean()
+    return (flagged[0],) if raised > RAISED or (raised > MERGED_RAISE and deep > MERGED_DEPTH) else ()
 
 
 def _peel_aside(row: tuple[tuple[int, ...], ...], tiles: tuple[str, ...],
