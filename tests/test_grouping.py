@@ -442,6 +442,20 @@ def test_kong_with_its_flag_missed_takes_its_claimed_tile_from_a_clear_shape() -
     assert unflagged.melds == ({"type": "kong", "tiles": "7777s"},)
 
 
+@pytest.mark.parametrize("angles, melds", [
+    ({11: 40.0}, ({"type": "kong", "tiles": "7777s", "from": 3},)),
+    ({14: 140.0, 12: 170.0}, ({"type": "kong", "tiles": "7777s", "from": 1},)),  # upside down leans alike
+    ({11: 40.0, 13: 30.0}, ({"type": "kong", "tiles": "7777s"},)),  # two lean: the source is asked
+    ({11: 30.0}, ({"type": "kong", "tiles": "7777s"},)),
+])
+def test_kong_with_no_flag_takes_its_claimed_tile_from_a_face_that_alone_leans(angles: dict, melds: tuple) -> None:
+    detections = laid(DAISHAN, (1, row("7s 7s 7s 7s")))
+    angle = detections.angle.copy()
+    for i, degrees in angles.items():
+        angle[i] = degrees
+    assert group_hand(replace(detections, angle=angle), "daishan").melds == melds
+
+
 def test_wrong_sideways_flags_in_the_concealed_row_and_on_the_winning_tile_are_ignored() -> None:
     hand = group_hand(_with(laid(DAISHAN, PUNG), sideways={5: True, 10: True}), "daishan")
     assert (hand.concealed, hand.win_tile, hand.melds) == CLEAN

@@ -82,6 +82,10 @@ QUARTER_TURN_ALIKE = frozenset("1p 4p 5p".split())
 CLEAR_SHAPE = 0.1
 """A tile whose box is longer along the row for its height than any other of its meld's by this much (log
 ratio) surely lies sideways."""
+LEAN_CLEAR, LEAN_STRAIGHT = 35.0, 25.0
+"""In a kong of four face-up tiles with no sideways flag, a face turned LEAN_CLEAR degrees or more off the
+hand's axis while the other three keep within LEAN_STRAIGHT is the claimed tile (a read between upright and
+sideways, one the flags' 45° missed)."""
 SIDEWAYS_LENGTH = 4 / 3
 """A sideways tile's length along the row, in upright tile widths (a face is 3 × 4)."""
 
@@ -96,7 +100,9 @@ class Layout:
     ``up`` is the image direction of the hand's up (degrees clockwise from image up); ``rows`` lists rows
     (player's left to right), each a tuple of groups, each a tuple of detection indices left to right;
     ``stacked`` maps a tile lying on top of another to that tile; ``points`` are the tile centres in the hand's frame (x to the player's right, y towards the player) and
-    ``scale`` a size per tile, both in pixels.
+    ``scale`` a size per tile, both in pixels; ``extent`` each box's length along the row and depth across
+    it; ``lean`` how far each face's up turns from the hand's axis (degrees, 0–90: upright or upside down 0,
+    a quarter turn 90).
     """
 
     up: float
@@ -105,6 +111,7 @@ class Layout:
     points: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
     scale: np.ndarray = field(default_factory=lambda: np.zeros(0))
     extent: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
+    lean: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
 
 @dataclass(frozen=True)
@@ -535,7 +542,8 @@ def find_layout(detections: Detections, up: float | None = None, left_out: froze
             laid.append(kept)
     laid.sort(key=lambda row: float(np.mean([points[i, 1] for g in row for i in g])))
     extent = np.stack([detections.sizes @ np.abs(right), across], 1)
-    return Layout(up, tuple(laid), stacked, points, scale, extent)
+    lean = 90 - np.abs(90 - np.abs((detections.angle - up) % 180))
+    return Layout(up, tuple(laid), stacked, points, scale, extent, lean)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -674,17 +682,22 @@ def _turned_tile(base: tuple[int, ...], tiles: tuple[str, ...], sideways: np.nda
     flag missed or misread): of those flagged, or of all when none is for a chow or pung, the one whose box
     is longest along the row for its height. In a pung of faces alike turned by 90° (`QUARTER_TURN_ALIKE`)
     a flag says nothing, and a clear shape (CLEAR_SHAPE) overrides it; a kong of four face-up tiles with no
-    flag has a claimed tile only when one's shape is clearly sideways (else its source is asked for)."""
+    flag has a claimed tile only when one's shape is clearly sideways or its face alone clearly leans
+    (LEAN_CLEAR; else its source is asked for)."""
     codes = [tiles[i] for i in base]
     turned = [i for i in base if sideways[i]]
     length = np.sort(np.log(layout.extent[list(base), 0] / np.maximum(layout.extent[list(base), 1], 1e-6)))
     clear = length[-1] - length[-2] > CLEAR_SHAPE
     if len(codes) == 3 and all(c in QUARTER_TURN_ALIKE for c in codes) and clear:
         turned = []  # their faces cannot show a quarter turn: a clear shape decides
-    if len(turned) == 1 or BACK in codes or sorted(codes) == ["1z", "2z", "3z", "4z"] \
-            or (not turned and len(set(codes)) == 1 and len(codes) == 4 and not clear):
+    if len(turned) == 1 or BACK in codes or sorted(codes) == ["1z", "2z", "3z", "4z"]:
         return sideways
     choices = turned or list(base)
+    if not turned and len(codes) == 4 and len(set(codes)) == 1 and not clear:
+        lean = layout.lean[list(base)]
+        if np.sort(lean)[-1] < LEAN_CLEAR or np.sort(lean)[-2] > LEAN_STRAIGHT:
+            return sideways
+        choices = [base[int(np.argmax(lean))]]
     shape = layout.extent[choices, 0] / np.maximum(layout.extent[choices, 1], 1e-6)
     out = np.array(sideways, bool)
     out[list(base)] = False
