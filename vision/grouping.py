@@ -695,7 +695,8 @@ def _turned_tile(base: tuple[int, ...], tiles: tuple[str, ...], sideways: np.nda
     choices = turned or list(base)
     if not turned and len(codes) == 4 and len(set(codes)) == 1 and not clear:
         lean = layout.lean[list(base)]
-        if np.sort(lean)[-1] < LEAN_CLEAR or np.sort(lean)[-2] > LEAN_STRAIGHT:
+        second, first = np.sort(lean)[-2:]
+        if first < LEAN_CLEAR or second > LEAN_STRAIGHT:
             return sideways
         choices = [base[int(np.argmax(lean))]]
     shape = layout.extent[choices, 0] / np.maximum(layout.extent[choices, 1], 1e-6)
@@ -710,7 +711,8 @@ def _raised_claimed(base: tuple[int, ...], tiles: tuple[str, ...], sideways: np.
     """The claimed tile of a pung when it lies on a tile the photo does not show: an added kong whose fourth
     tile, laid on the sideways one, hides it. Its one sideways tile then lies more than RAISED tile sizes
     further from the player than the line through the other two (a claimed tile lying on the table is in
-    line or nearer). Empty when it is not so."""
+    line or nearer), or, when the two tiles are seen as one box, more than MERGED_RAISE with a box deeper
+    than theirs (MERGED_DEPTH). Empty when it is not so."""
     flagged = [i for i in base if sideways[i]]
     if len(base) != 3 or len(flagged) != 1 or len({tiles[i] for i in base}) != 1 or tiles[base[0]] == BACK:
         return ()
