@@ -43,8 +43,8 @@ INFO = RegionInfo(
                    "平和 is paid in the ×2 form even on a 点炮 win",
                    "平和点炮时也按（金+连庄数+5）×2+30 计"),
         OptionInfo("rob_gold_indicator_is_gold", False, "bool",
-                   "under 抢金 the taken indicator is a 金 too (wild, and counted in 金)",
-                   "抢金换进的“金”本身也算一张金（可替代，计入金数）"),
+                   "under 抢金 the taken indicator is counted in 金 too (G + 1; it stays at face value)",
+                   "抢金换进的“金”本身也计入金数（仍按原牌使用）"),
     ),
     flags=("heaven", "rob_gold", "three_golds", "gold_kan"),
     indicator="金", indicator_name="jin (gold, wild)",
@@ -214,14 +214,15 @@ class Fuzhou(Region):
 
     def readings(self, table: Table, exhaustive: bool = False) -> tuple[Reading, ...]:
         """Every reading of the winner's hand, alike readings merged unless ``exhaustive`` (slow; for checks).
-        Under 抢金 the taken indicator is at face value unless ``rob_gold_indicator_is_gold``."""
+        Under 抢金 the taken indicator is at face value."""
         p = table.winner
         spec = self.spec(table, p.concealed, self._natural_golds(table))
         merge = (None, None) if exhaustive else (_Summary(table.indicator), _combine)
         return readings(spec, tuple(Block.from_meld(m) for m in p.melds), *merge)
 
     def _natural_golds(self, table: Table) -> int:
-        return 1 if _robbed_gold(table) and not table.options["rob_gold_indicator_is_gold"] else 0
+        """Under 抢金 the taken indicator stands at face value (the option counts it in G only, spec §4.4)."""
+        return 1 if _robbed_gold(table) else 0
 
     def allowed(self, table: Table, found: tuple[Reading, ...]) -> list[tuple[Reading, tuple]]:
         """The readings a win may take, each with its summary: on a claimed win while 闲金, only 金雀 or 金龙."""

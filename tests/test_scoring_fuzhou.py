@@ -165,6 +165,14 @@ def test_rob_gold_indicator_is_gold_option():
     assert paid("234p456s11s", "5s", "self_draw", **kw) == (2 + 1 + 5) * 2 + 30
 
 
+@pytest.mark.parametrize("counted", [False, True])
+def test_rob_gold_taken_indicator_stands_at_face_value_either_way(counted):
+    """The option counts the taken indicator in G (spec §4.4: "→ G + 1"); it never makes it wild."""
+    kw = {"indicator": "4s", "flags": ("rob_gold",), "options": {"rob_gold_indicator_is_gold": counted}}
+    assert "金雀" not in rules("678p56744s", "4s", "self_draw", flowers="1z", **kw)
+    assert "not a legal win" in rejected(fuzhou("11s234p56s8p", "8p", "self_draw", **{**kw, "indicator": "8p"}))
+
+
 def test_rob_gold_indicator_counts_once():
     hands = {1: player("234p456s11s", CHOWS, "12z"), 3: player("555s1234567m999p678s")}
     rec = record("fuzhou", hands, (1, "5s", "self_draw"), flags=("rob_gold",), indicator="5s")
