@@ -77,3 +77,12 @@ def test_drawn_hand_with_kong_payments_says_what_is_paid():
     assert done.returncode == 0, done.stderr
     assert "only what the payments below list is paid" in done.stdout and "nothing is paid" not in done.stdout
     assert done.stdout.rstrip().endswith("Net: P0 -15  P1 +5  P2 -15  P3 +25")
+
+
+def test_output_cut_short_by_its_reader_is_no_traceback():
+    """The reader closes the pipe before mjcam writes (`mjcam score ... | head`): no traceback."""
+    proc = subprocess.Popen([str(MJCAM), "score", str(EXAMPLES / "D1.json")], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    proc.stdout.close()
+    assert proc.stderr.read() == ""
+    assert proc.wait(timeout=60) == 1
