@@ -28,6 +28,7 @@ from typing import Any
 
 from scoring.record import RULES, RecordError, Table, parse_table
 from scoring.region import Region, RegionInfo
+from scoring.tiles import brief
 
 __all__ = ["REGIONS", "RecordError", "RegionInfo", "Table", "is_winning_hand", "score_table", "validate_table"]
 
@@ -47,7 +48,7 @@ REGIONS: dict[str, RegionInfo] = {key: region.info for key, region in _REGIONS.i
 def region_of(rules: Any) -> Region:
     """The Region for a record's ``rules`` value; RecordError when unknown or not implemented."""
     if rules not in RULES:
-        raise RecordError(f"unknown rules {rules!r} (known: {', '.join(RULES)})")
+        raise RecordError(f"unknown rules {brief(rules)} (known: {', '.join(RULES)})")
     if rules not in _REGIONS:
         raise RecordError(f"{rules} rules are not implemented yet")
     return _REGIONS[rules]

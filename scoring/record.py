@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from scoring.tiles import TILE_INDEX, TileError, is_suited, number, parse_tiles, suit
+from scoring.tiles import TILE_INDEX, TileError, brief, is_suited, number, parse_tiles, suit
 
 if TYPE_CHECKING:
     from scoring.region import RegionInfo
@@ -100,7 +100,7 @@ def parse_table(record: Any, info: RegionInfo) -> Table:
     options = _options(record.get("options"), info)
     dealer = _seat(_field(record, "dealer"), "dealer")
     streak = record.get("dealer_streak", 0)
-    _require(_is_int(streak) and streak >= 0, f"dealer_streak must be a whole number ≥ 0, got {streak!r}")
+    _require(_is_int(streak) and streak >= 0, f"dealer_streak must be a whole number ≥ 0, got {brief(streak)}")
     indicator = record.get("indicator")
     if indicator is not None:
         indicator = _one_tile(indicator, "indicator")
@@ -112,7 +112,7 @@ def parse_table(record: Any, info: RegionInfo) -> Table:
     context = record.get("context") or {}
     _require(isinstance(context, dict), "context must be an object")
     for key in context:
-        _require(key in info.context, f"unknown context field {key!r} for {info.key} rules"
+        _require(key in info.context, f"unknown context field {brief(key)} for {info.key} rules"
                  + (f" (known: {', '.join(info.context)})" if info.context else ""))
     return Table(info.key, options, dealer, players, win, streak, indicator, context)
 
@@ -132,12 +132,12 @@ def _field(obj: dict, name: str, where: str = "") -> Any:
 
 
 def _seat(value: Any, where: str) -> int:
-    _require(_is_int(value) and 0 <= value <= 3, f"{where} must be a seat 0–3, got {value!r}")
+    _require(_is_int(value) and 0 <= value <= 3, f"{where} must be a seat 0–3, got {brief(value)}")
     return value
 
 
 def _tiles(value: Any, where: str) -> tuple[str, ...]:
-    _require(isinstance(value, str), f"{where} must be a tile string such as \"123m55z\", got {value!r}")
+    _require(isinstance(value, str), f"{where} must be a tile string such as \"123m55z\", got {brief(value)}")
     try:
         return tuple(parse_tiles(value))
     except TileError as error:
@@ -146,13 +146,13 @@ def _tiles(value: Any, where: str) -> tuple[str, ...]:
 
 def _one_tile(value: Any, where: str) -> str:
     tiles = _tiles(value, where)
-    _require(len(tiles) == 1, f"{where} must be one tile, got {value!r}")
+    _require(len(tiles) == 1, f"{where} must be one tile, got {brief(value)}")
     return tiles[0]
 
 
 def _flag(obj: dict, name: str, where: str) -> bool:
     value = obj.get(name, False)
-    _require(isinstance(value, bool), f"{where}.{name} must be true or false, got {value!r}")
+    _require(isinstance(value, bool), f"{where}.{name} must be true or false, got {brief(value)}")
     return value
 
 
@@ -162,7 +162,7 @@ def _options(value: Any, info: RegionInfo) -> dict[str, Any]:
     known = {option.name: option for option in info.options}
     options = {name: option.default for name, option in known.items()}
     for name, given in value.items():
-        _require(name in known, f"unknown option {name!r} for {info.key} rules (known: {', '.join(known)})")
+        _require(name in known, f"unknown option {brief(name)} for {info.key} rules (known: {', '.join(known)})")
         options[name] = known[name].parse(given)
     return options
 
@@ -181,10 +181,10 @@ def _player(value: Any, seat: int, info: RegionInfo) -> Player:
 def _meld(value: Any, where: str, seat: int, info: RegionInfo) -> Meld:
     _require(isinstance(value, dict), f"{where} must be an object")
     kind = _field(value, "type", f"{where}.")
-    _require(kind in MELD_TYPES, f"{where}.type must be one of {', '.join(MELD_TYPES)}, got {kind!r}")
+    _require(kind in MELD_TYPES, f"{where}.type must be one of {', '.join(MELD_TYPES)}, got {brief(kind)}")
     _require(kind in info.meld_types, f"{where}: {info.key} rules have no {kind} melds")
     tiles = _tiles(_field(value, "tiles", f"{where}."), f"{where}.tiles")
-    _require(_meld_shape_ok(kind, tiles, info), f"{where}: {''.join(tiles)!r} is not a {_SHAPES[kind]}")
+    _require(_meld_shape_ok(kind, tiles, info), f"{where}: {brief(''.join(tiles))} is not a {_SHAPES[kind]}")
     concealed, added, bao = (_flag(value, name, where) for name in ("concealed", "added", "bao"))
     _require(not concealed or kind == "kong", f"{where}: only a kong can be concealed")
     _require(not added or (kind == "kong" and not concealed), f"{where}: only an exposed kong can be added")
@@ -227,7 +227,7 @@ def _win(value: Any, info: RegionInfo) -> Win | None:
     player = _seat(_field(value, "player", "win."), "win.player")
     tile = _one_tile(_field(value, "tile", "win."), "win.tile")
     by = _field(value, "by", "win.")
-    _require(by in WIN_METHODS, f"win.by must be one of {', '.join(WIN_METHODS)}, got {by!r}")
+    _require(by in WIN_METHODS, f"win.by must be one of {', '.join(WIN_METHODS)}, got {brief(by)}")
     source = value.get("from")
     if by == "self_draw":
         _require(source is None, "win.from is given for a self_draw win")
@@ -238,6 +238,6 @@ def _win(value: Any, info: RegionInfo) -> Win | None:
     flags = value.get("flags", [])
     _require(isinstance(flags, list), "win.flags must be a list")
     for flag in flags:
-        _require(flag in FLAGS, f"unknown win flag {flag!r}")
-        _require(flag in info.flags, f"win flag {flag!r} does not apply to {info.key} rules")
+        _require(flag in FLAGS, f"unknown win flag {brief(flag)}")
+        _require(flag in info.flags, f"win flag {brief(flag)} does not apply to {info.key} rules")
     return Win(player, tile, by, source, frozenset(flags))

@@ -16,7 +16,7 @@ from typing import Any
 
 from scoring.record import RecordError, Table
 from scoring.result import Result
-from scoring.tiles import FLOWERS, TILE_INDEX, TileError, format_tiles, is_flower, parse_tiles
+from scoring.tiles import FLOWERS, TILE_INDEX, TileError, brief, format_tiles, is_flower, parse_tiles
 
 
 @dataclass(frozen=True)
@@ -41,16 +41,16 @@ class OptionInfo:
         bad = f"option {self.name} must be "
         if self.type == "bool":
             if not isinstance(value, bool):
-                raise RecordError(bad + f"true or false, got {value!r}")
+                raise RecordError(bad + f"true or false, got {brief(value)}")
         elif self.type == "int":
             low, high = self.minimum or 0, self.maximum
             whole = isinstance(value, int) and not isinstance(value, bool)
             if not whole or value < low or (high is not None and value > high):
                 limits = f"from {low} to {high}" if high is not None else f"≥ {low}"
-                raise RecordError(bad + f"a whole number {limits}, got {value!r}")
+                raise RecordError(bad + f"a whole number {limits}, got {brief(value)}")
         elif self.type == "choice":
             if value not in self.allowed or isinstance(value, bool):
-                raise RecordError(bad + f"one of {', '.join(map(repr, self.allowed))}, got {value!r}")
+                raise RecordError(bad + f"one of {', '.join(map(repr, self.allowed))}, got {brief(value)}")
         elif self.type == "flower_groups":
             return _flower_groups(value, bad)
         return value
@@ -69,7 +69,7 @@ class OptionInfo:
 
 
 def _flower_groups(value: Any, bad: str) -> tuple[tuple[str, ...], ...]:
-    message = bad + f'two strings of four flowers holding all eight, e.g. ["1234f", "5678f"], got {value!r}'
+    message = bad + f'two strings of four flowers holding all eight, e.g. ["1234f", "5678f"], got {brief(value)}'
     if not isinstance(value, list) or len(value) != 2 or not all(isinstance(v, str) for v in value):
         raise RecordError(message)
     try:
@@ -167,19 +167,19 @@ class Region:
                 raise RecordError(f"{n} copies of {code} on the table (at most {limit}; counting concealed tiles, "
                                   f"melds, flowers and the indicator)")
 
-    def expected_size(self, table: Table, seat: int) -> int:
+    def allowed_sizes(self, table: Table, seat: int) -> tuple[int, ...]:
         """Concealed tiles + 3 per meld for this seat: the region's hand size, one more for the winner."""
-        return self.info.hand_size + (1 if table.win is not None and table.win.player == seat else 0)
+        return (self.info.hand_size + (1 if table.win is not None and table.win.player == seat else 0),)
 
     def check_sizes(self, table: Table) -> None:
         for p in table.players:
             if p.concealed is None:
                 continue
-            expected = self.expected_size(table, p.seat)
-            if p.size != expected:
+            allowed = self.allowed_sizes(table, p.seat)
+            if p.size not in allowed:
                 role = "the winner" if table.win and table.win.player == p.seat else "a non-winner"
                 raise RecordError(f"players[{p.seat}] holds {p.size} tiles (concealed + 3 per meld); "
-                                  f"{self.info.key} rules need {expected} for {role}")
+                                  f"{self.info.key} rules need {' or '.join(map(str, allowed))} for {role}")
 
     def check_win(self, table: Table) -> None:
         """The winner's tiles are given and hold the winning tile."""

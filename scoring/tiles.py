@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import re
+import reprlib
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import Any
 
 SUITS = "mpsz"
 TILE_CODES: tuple[str, ...] = (
@@ -18,6 +20,14 @@ FLOWERS: tuple[str, ...] = TILE_CODES[34:]
 TILE_INDEX: dict[str, int] = {code: i for i, code in enumerate(TILE_CODES)}
 
 _RUN = re.compile(r"(\d+)([mpszf])")
+_BRIEF = reprlib.Repr()
+_BRIEF.maxstring, _BRIEF.maxlist, _BRIEF.maxtuple, _BRIEF.maxdict = 40, 6, 6, 4
+_BRIEF.maxlong, _BRIEF.maxother, _BRIEF.maxlevel = 24, 40, 2
+
+
+def brief(value: Any) -> str:
+    """A value as an error line shows it: its repr, long strings, numbers and lists cut short with '...'."""
+    return _BRIEF.repr(value)
 
 
 class TileError(ValueError):
@@ -36,16 +46,16 @@ def _parse(text: str) -> tuple[str, ...]:
     pos = 0
     for match in _RUN.finditer(text):
         if match.start() != pos:
-            raise TileError(f"bad tile string {text!r}: cannot read {text[pos:match.start()]!r}")
+            raise TileError(f"bad tile string {brief(text)}: cannot read {brief(text[pos:match.start()])}")
         digits, suit = match.groups()
         for d in digits:
             code = f"{d}{suit}"
             if code not in TILE_INDEX:
-                raise TileError(f"unknown tile {code!r} in {text!r}")
+                raise TileError(f"unknown tile {brief(code)} in {brief(text)}")
             codes.append(code)
         pos = match.end()
     if pos != len(text):
-        raise TileError(f"bad tile string {text!r}: cannot read {text[pos:]!r}")
+        raise TileError(f"bad tile string {brief(text)}: cannot read {brief(text[pos:])}")
     return tuple(codes)
 
 

@@ -18,8 +18,8 @@ from scoring.items import Item, Rule
 from scoring.record import Player, RecordError, Table
 from scoring.region import OptionInfo, Region, RegionInfo
 from scoring.result import Payment, Result, SeatResult, net_of
-from scoring.tiles import (DRAGONS, FLOWERS, PLAYING_TILES, TILE_INDEX, WINDS, format_tiles, is_flower, is_terminal,
-                           seat_wind)
+from scoring.tiles import (DRAGONS, FLOWERS, PLAYING_TILES, TILE_INDEX, WINDS, brief, format_tiles, is_flower,
+                           is_terminal, seat_wind)
 
 CAP = 500
 BAO_FACTS = ("sheng_phase", "tile_was_sheng", "discarder_all_sheng", "discarder_tenpai")
@@ -310,9 +310,9 @@ class Wenling(Region):
                 raise RecordError("context.bao must be an object of true/false facts")
             for key, value in bao.items():
                 if key not in BAO_FACTS:
-                    raise RecordError(f"unknown context.bao field {key!r} (known: {', '.join(BAO_FACTS)})")
+                    raise RecordError(f"unknown context.bao field {brief(key)} (known: {', '.join(BAO_FACTS)})")
                 if not isinstance(value, bool):
-                    raise RecordError(f"context.bao.{key} must be true or false, got {value!r}")
+                    raise RecordError(f"context.bao.{key} must be true or false, got {brief(value)}")
 
     def check_win(self, table: Table) -> None:
         super().check_win(table)
@@ -322,11 +322,13 @@ class Wenling(Region):
         if "after_special_kong" in flags and "kong_replacement" not in flags:
             raise RecordError("flag after_special_kong needs kong_replacement")
 
-    def expected_size(self, table: Table, seat: int) -> int:
-        """17 for the winner, 16 when an instant 腊子 was completed by a tile now among flowers or a kong."""
-        if table.win and table.win.player == seat and self._lazi_by_laid_tile(table):
-            return self.info.hand_size
-        return super().expected_size(table, seat)
+    def allowed_sizes(self, table: Table, seat: int) -> tuple[int, ...]:
+        """17 for the winner (spec §1); an instant 腊子 (self-drawn, no complete hand needed) may also hold 16,
+        when the flower, special or kong tile that completed it was laid aside with no replacement drawn."""
+        if table.win and table.win.player == seat and table.win.self_drawn \
+                and _instant_lazi(table.winner, self._seat(table, seat)):
+            return self.info.hand_size, self.info.hand_size + 1
+        return super().allowed_sizes(table, seat)
 
     def win_tile_present(self, table: Table) -> bool:
         return super().win_tile_present(table) or self._lazi_by_laid_tile(table)
@@ -375,21 +377,20 @@ class Wenling(Region):
         lazi = _instant_lazi(p, seat)
         if lazi:
             return _lazi_result(p.seat, lazi), None
+        found = self.winner_readings(table, exhaustive)
+        four_winds = next((r for r in found if set(WINDS) <= set(r.tiles)), None)
+        if four_winds is not None:  # Step 1 (f): 腊子, whatever the other readings make
+            return _lazi_result(p.seat, [LAZI_WINDS.item()]), four_winds
         de_count = sum(t in seat.roles.de for t in p.concealed)
         laid_aside = _laid_aside_items(p, seat, True)
         best_total, best = -1, None
-        for reading in self.winner_readings(table, exhaustive):
-            if set(WINDS) <= set(reading.tiles):
-                total = CAP
-            else:
-                hand = _Win(reading, seat, table, de_count)
-                sums = [_values(b, seat) for b in reading.blocks]
-                sums += [_sums(laid_aside), _sums(r for r in WIN_RULES if r.applies(hand))]
-                total = _total(sum(h for h, _ in sums), sum(f for _, f in sums))
+        for reading in found:
+            hand = _Win(reading, seat, table, de_count)
+            sums = [_values(b, seat) for b in reading.blocks]
+            sums += [_sums(laid_aside), _sums(r for r in WIN_RULES if r.applies(hand))]
+            total = _total(sum(h for h, _ in sums), sum(f for _, f in sums))
             if total > best_total:
                 best_total, best = total, reading
-        if set(WINDS) <= set(best.tiles):
-            return _lazi_result(p.seat, [LAZI_WINDS.item()]), best
         hand = _Win(best, seat, table, de_count)
         items = _set_items(best.blocks, seat) + laid_aside + [r.item() for r in WIN_RULES if r.applies(hand)]
         return _seat_result(p.seat, items), best

@@ -200,6 +200,14 @@ def test_lazi_four_flowers_of_one_colour():
     assert rules(hand(LOOSE, "8f", "self_draw", melds_text="c123m", flowers="5678f")) == ["腊子: 4 张同色花"]
 
 
+@pytest.mark.parametrize("concealed", [LOOSE, LOOSE + "9m"])
+def test_lazi_by_a_laid_tile_holds_16_or_17(concealed):
+    """Spec §1 says 17 for the winner; with no replacement drawn for the completing flower the hand holds 16."""
+    assert rules(hand(concealed, "4f", "self_draw", melds_text="c123m", flowers="1234f")) == ["腊子: 4 张同色花"]
+    with pytest.raises(RecordError, match="need 16 or 17 for the winner"):
+        hand(concealed + "9s", "4f", "self_draw", melds_text="c123m c789m", flowers="1234f")
+
+
 def test_lazi_four_white():
     assert rules(hand(LOOSE, "5z", "self_draw", melds_text="c123m", flowers="5555z")) == ["腊子: 4 张白板"]
 
@@ -227,6 +235,11 @@ def test_lazi_four_winds_in_a_reading():
 
 def test_lazi_four_winds_with_a_de_filling():
     assert hand("111z222z333z4z9p", "4z", melds_text="c123m c456m")["total"] == 500
+
+
+def test_lazi_four_winds_is_named_even_when_another_reading_reaches_the_cap():
+    # two 得 fill a 44z pair (四风会齐) or a pair of anything: the plain readings reach 500 too (spec §3.3 Step 1)
+    assert rules(hand("111z222z333z9p9p123m456m", "3m", melds_text="")) == ["腊子: 四风会齐"]
 
 
 # -- non-winners --------------------------------------------------------------------------------------------
