@@ -111,9 +111,8 @@ def parse_table(record: Any, info: RegionInfo) -> Table:
     win = _win(_field(record, "win"), info)
     context = record.get("context") or {}
     _require(isinstance(context, dict), "context must be an object")
-    for key in context:
-        _require(key in info.context, f"unknown context field {brief(key)} for {info.key} rules"
-                 + (f" (known: {', '.join(info.context)})" if info.context else ""))
+    # region-specific facts: those of other regions (or none) are ignored, as any field the scorer does not read
+    context = {key: value for key, value in context.items() if key in info.context}
     return Table(info.key, options, dealer, players, win, streak, indicator, context)
 
 
@@ -230,7 +229,7 @@ def _win(value: Any, info: RegionInfo) -> Win | None:
     _require(by in WIN_METHODS, f"win.by must be one of {', '.join(WIN_METHODS)}, got {brief(by)}")
     source = value.get("from")
     if by == "self_draw":
-        _require(source is None, "win.from is given for a self_draw win")
+        source = None  # no one discarded: a seat given here says nothing
     else:
         _require(source is not None, f"win.from is missing: a {by} win needs the seat it came from")
         source = _seat(source, "win.from")
@@ -239,5 +238,5 @@ def _win(value: Any, info: RegionInfo) -> Win | None:
     _require(isinstance(flags, list), "win.flags must be a list")
     for flag in flags:
         _require(flag in FLAGS, f"unknown win flag {brief(flag)}")
-        _require(flag in info.flags, f"win flag {brief(flag)} does not apply to {info.key} rules")
-    return Win(player, tile, by, source, frozenset(flags))
+    # an event the region does not score (海底 in Wenling, 天和 in Baicheng…) changes nothing there
+    return Win(player, tile, by, source, frozenset(flag for flag in flags if flag in info.flags))

@@ -241,7 +241,6 @@ def test_kong_payments_scale_with_di():
     ({"by": "self_draw", "flags": ("bao_draw",), "indicator": "9m"}, "bao_draw"),
     ({"flags": ("bao_draw",), "indicator": "8s"}, "needs a self_draw"),
     ({"by": "self_draw", "flags": ("kong_replacement",)}, "kong or whirlwind"),
-    ({"flags": ("heaven",)}, "does not apply to baicheng"),
     ({"melds_text": "p555p w1123z"}, "not a whirlwind"),
     ({"concealed": "678s123m88p8p"}, "need 14 for the winner"),
     ({"options": {"model": "flat"}}, "model"),

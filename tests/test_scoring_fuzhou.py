@@ -240,7 +240,6 @@ def test_idle_gold_forbids_a_discard_win():
     ({"concealed": "234p568s11s"}, "not a legal win"),
     ({"flags": ("heaven",)}, "heaven"),
     ({"flags": ("gold_kan",)}, "needs a self_draw win"),
-    ({"flags": ("kong_replacement",)}, "does not apply to fuzhou"),
     ({"by": "self_draw", "flags": ("three_golds",)}, "three 金"),
     ({"by": "self_draw", "flags": ("rob_gold",), "indicator": "5s"}, "taken indicator 5s"),
     ({"by": "self_draw", "flags": ("rob_gold", "heaven"), "seat": 0, "indicator": "2p", "tile": "2p"}, "exclude"),
