@@ -87,6 +87,11 @@ OPTION_VALUES = {BAOZHONGBAO: "baozhongbao_fan", MOBAO: "mobao_fan", ROB_KONG: "
 """Rules whose 番 is an option."""
 
 # -- per payer -------------------------------------------------------------------------------------------------
+HUPAI = Rule("the win: each payer's base, doubled by each 番", "胡牌", "胡牌", 1, "底", "加1番（2倍）…加2番（4倍）")
+UNIT_DEALER = Rule("each 番 when the dealer is involved", "庄四角", "庄四角", 0.4, "元",
+                   "和庄有關時：庄四角…和庄無關時四變二")
+UNIT_PLAIN = Rule("each 番 when the dealer is not involved", "四变二", "四变二", 0.2, "元",
+                  "和庄有關時：庄四角…和庄無關時四變二")
 DEALER = Rule("the dealer is involved", "庄家", "庄", 1, "番", "和庄有關時：庄四角…和庄無關時四變二")
 DISCARDER = Rule("discarded the winning tile", "点炮", "点炮", 1, "番", "被搶胡算杠牌者點炮；點炮者多輸一番")
 BEIKAOBEI = Rule("concealed payer", "背靠背", "背靠背", 1, "番", "胡牌時站立多贏一番，別人門清再多輸一番，俗稱「背靠背」")
@@ -287,7 +292,9 @@ class Baicheng(Region):
             fan, _, hand, items = best
             reading = hand.reading
             seat_items[win.player] += items
-            payments += self._hand_payments(table, fan, hand.menqing)
+            for payer, terms, payment in self._hand_payments(table, fan, hand.menqing):
+                seat_items[payer] += terms
+                payments.append(payment)
             extra = {"fan": fan, "formula": f"F = {fan} 番; each payer pays "
                      + ("⌈(0.4 if the dealer is involved, else 0.2) × di × (1 + F + terms)⌉ 元" if o["model"] == "linear"
                         else "di × 2^(F + 庄 + 点炮 + 背靠背)")}
@@ -305,8 +312,9 @@ class Baicheng(Region):
         return Result(self.info.key, net_of(payments), tuple(payments), tuple(seats),
                       win.player if win else None, unit, reading.describe() if reading else None, note)
 
-    def _hand_payments(self, table: Table, fan: int, standing: bool) -> list[Payment]:
-        """Each payer's 番 (F + dealer + discarder + 背靠背) as di × 2^番, or the linear model's 元."""
+    def _hand_payments(self, table: Table, fan: int, standing: bool) -> list[tuple[int, list[Item], Payment]]:
+        """Each payer's 番 (F + dealer + discarder + 背靠背) as di × 2^番, or the linear model's 元: (payer,
+        the payer's own terms as items, payment). The base (胡牌 1 底, or the 元 a 番) is the payer's too."""
         o, win = table.options, table.win
         claimed = win.by != "self_draw"
         payers = (win.source,) if claimed and o["discard_payer"] == "discarder" else others(win.player)
@@ -325,12 +333,15 @@ class Baicheng(Region):
                 tenths = (4 if DEALER in terms else 2) * o["di"] * (1 + k)
                 amount = -(-tenths // 10)
                 reason = f"胡牌 ⌈{tenths / 10:g} 元⌉ = {amount} 元 ({'庄四角' if DEALER in terms else '四变二'} × (1 + {k}))"
+                unit = UNIT_DEALER if DEALER in terms else UNIT_PLAIN
+                items = [unit.item(value=unit.value * o["di"])] + [t.item() for t in terms if t is not DEALER]
             else:
                 total = fan + len(terms)
                 amount = o["di"] * 2 ** total
                 power = f"({fan}{names})" if terms else f"{fan}"
                 reason = f"胡牌 {o['di']} × 2^{power} = {amount}"
-            out.append(Payment(p, win.player, amount, reason))
+                items = [HUPAI.item(value=o["di"])] + [t.item() for t in terms]
+            out.append((p, items, Payment(p, win.player, amount, reason)))
         return out
 
 

@@ -39,6 +39,17 @@ def test_plain_win_pays_by_the_payers_terms():
     assert net("678s123m88p", "8s") == [-2, 5, -2, -1]
 
 
+def test_each_payers_terms_are_items_of_that_payer():
+    """Every number in a payment is an item (table-format.md): the base and each payer's own 番."""
+    result = score_table(baicheng("678s123m88p555p234m", "8s", melds_text=""))
+    payers = {p["seat"]: [(i["rule"], i["value"], i["unit"]) for i in p["items"]] for p in result["players"]}
+    assert payers[0] == [("胡牌", 1, "底"), ("庄", 1, "番"), ("背靠背", 1, "番")]
+    assert payers[2] == [("胡牌", 1, "底"), ("点炮", 1, "番"), ("背靠背", 1, "番")]
+    assert payers[3] == [("胡牌", 1, "底"), ("背靠背", 1, "番")]
+    linear = score_table(baicheng("678s123m88p", "8s", options={"model": "linear", "di": 2}))["players"]
+    assert [(i["rule"], i["value"]) for i in linear[0]["items"]] == [("庄四角", 0.8)]
+
+
 def test_three_suits_needed():
     assert "三门全" in rejected(baicheng("678p123m88p", "8p"))
 
