@@ -51,7 +51,7 @@ def _parse(text: str) -> tuple[str, ...]:
         for d in digits:
             code = f"{d}{suit}"
             if code not in TILE_INDEX:
-                raise TileError(f"unknown tile {brief(code)} in {brief(text)}")
+                raise TileError(f"unknown tile {code!r} in {brief(text)}")
             codes.append(code)
         pos = match.end()
     if pos != len(text):

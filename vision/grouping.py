@@ -394,8 +394,8 @@ def _stray_backs(points: np.ndarray, scale: np.ndarray, tiles: tuple[str, ...]) 
         if not line.any() or any(tiles[k] == BACK for k in np.flatnonzero(line)):
             continue
         on_top = np.flatnonzero((np.abs(step[:, 0]) < 0.6) & (-step[:, 1] > 0.15) & (-step[:, 1] < 1.3))
-        others = [[o for o in range(len(points)) if o not in (k, i)] for k in on_top]
-        if not any(_off_line(points, scale, k, rest) > DOUBLE_LINE for k, rest in zip(on_top, others)):
+        if not any(_off_line(points, scale, k, [o for o in range(len(points)) if o not in (k, i)]) > DOUBLE_LINE
+                   for k in on_top):
             stray.add(i)
     return stray
 
@@ -542,7 +542,7 @@ def find_layout(detections: Detections, up: float | None = None, left_out: froze
             laid.append(kept)
     laid.sort(key=lambda row: float(np.mean([points[i, 1] for g in row for i in g])))
     extent = np.stack([detections.sizes @ np.abs(right), across], 1)
-    lean = 90 - np.abs(90 - np.abs((detections.angle - up) % 180))
+    lean = 90 - np.abs(90 - (detections.angle - up) % 180)
     return Layout(up, tuple(laid), stacked, points, scale, extent, lean)
 
 
@@ -862,20 +862,24 @@ def _meld_like(group: tuple[int, ...], base: tuple[int, ...], tiles: tuple[str, 
     return len(set(codes)) == 1 or (len(codes) == 3 and _is_run(codes)) or sorted(codes) == ["1z", "2z", "3z", "4z"]
 
 
+def _slope(points: np.ndarray) -> float | None:
+    """The slope across the rows per unit along them of the line fitted through ``points`` (hand frame);
+    None when they do not spread along the rows."""
+    xs, ys = points.T
+    return float(np.polyfit(xs, ys, 1)[0]) if np.ptp(xs) > 1e-6 else None
+
+
 def _line_y(points: np.ndarray, x: float) -> float:
     """Where the line fitted through ``points`` (hand frame) lies across the rows at ``x`` along them (level
     through their middle when they do not spread along the rows)."""
-    xs, ys = points.T
-    slope = np.polyfit(xs, ys, 1)[0] if np.ptp(xs) > 1e-6 else 0.0
-    return float(ys.mean() + slope * (x - xs.mean()))
+    slope = _slope(points) or 0.0
+    return float(points[:, 1].mean() + slope * (x - points[:, 0].mean()))
 
 
 def _slant(group: tuple[int, ...], layout: Layout) -> float:
     """The angle in degrees between a group's line (fitted through its tiles) and the hand's rows."""
-    xs, ys = layout.points[list(group)].T
-    if np.ptp(xs) < 1e-6:
-        return 90.0
-    return math.degrees(math.atan(abs(np.polyfit(xs, ys, 1)[0])))
+    slope = _slope(layout.points[list(group)])
+    return 90.0 if slope is None else math.degrees(math.atan(abs(slope)))
 
 
 def _grow_hand(layout: Layout, rows: list[tuple[tuple[int, ...], ...]], core: list[tuple[int, ...]],
@@ -969,14 +973,14 @@ def read_detections(detections: Detections, region: str, *, seat: int = 0, indic
     alike turned by 180°, `HALF_TURN_ALIKE`, faces both ways), then finds a winning tile set apart, then has
     the fewest problems."""
     best: tuple[tuple[int, int, int], Layout, HandReading] | None = None
-    for up in up_candidates(detections) if up is None else [up]:
-        layout = find_layout(detections, up, left_out)
+    for direction in up_candidates(detections) if up is None else [up]:
+        layout = find_layout(detections, direction, left_out)
         reading = read_layout(layout, _kong_faces(layout, detections), detections.sideways, region, seat=seat,
                               indicator=indicator, options=options)
         held = [i for g in reading.groups for i in g.tiles]
         upright = sum(detections.tiles[i] == BACK or detections.sideways[i]
                       or detections.tiles[i] in HALF_TURN_ALIKE
-                      or abs((detections.angle[i] - up + 180) % 360 - 180) < 60 for i in held)
+                      or abs((detections.angle[i] - direction + 180) % 360 - 180) < 60 for i in held)
         score = (upright, reading.win_tile is not None, -len(reading.problems))
         if best is None or score > best[0]:
             best = (score, layout, reading)
