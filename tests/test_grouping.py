@@ -129,6 +129,18 @@ def test_added_kong_tile_under_the_stacked_one_takes_the_kong_face_however_sure(
     assert hand.melds == ({"type": "kong", "tiles": "5555m", "added": True, "from": 3},)
 
 
+def test_added_kongs_upright_fourth_tile_lies_on_the_middle_tile_so_that_is_not_the_claimed_one() -> None:
+    # the tile under the fourth shows a spoiled box and flag; the upright fourth says it is not the claimed one
+    spoiled = _with(laid(DAISHAN, (1, row("5m 5m* ^5m 5m*"))), sideways={12: True})
+    assert group_hand(spoiled, "daishan").melds == ({"type": "kong", "tiles": "5555m", "added": True, "from": 1},)
+
+
+@pytest.mark.parametrize("flags, source", [({11: True, 12: False}, 2), ({12: False, 14: True}, 2), ({}, 2)])
+def test_added_kongs_sideways_fourth_tile_marks_the_tile_under_it_as_claimed(flags: dict, source: int) -> None:
+    hand = _with(laid(DAISHAN, (1, row("5m 5m* ^5m* 5m"))), sideways=flags)
+    assert group_hand(hand, "daishan").melds == ({"type": "kong", "tiles": "5555m", "added": True, "from": source},)
+
+
 def _raised(detections: Detections, tile: int, sizes: float) -> Detections:
     """The detections with one tile moved ``sizes`` tile sizes up the photo (away from the player)."""
     xyxy = detections.xyxy.copy()

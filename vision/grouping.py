@@ -632,8 +632,10 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
         elif g in flowers:
             out.append(Group("flowers", g))
         elif len(base_of[g]) in (3, 4):
-            turned = _turned_tile(base_of[g], tiles, sideways, layout)
-            top = tuple(i for i in g if i in stacked) or _raised_claimed(base_of[g], tiles, turned, layout)
+            lying = tuple(i for i in g if i in stacked)
+            turned = _turned_tile(base_of[g], tiles, sideways, layout,
+                                  (lying[0], stacked[lying[0]]) if len(lying) == 1 else None)
+            top = lying or _raised_claimed(base_of[g], tiles, turned, layout)
             meld, problem = _read_meld(base_of[g], top, tiles, turned, seat, len(melds))
             out.append(Group("meld", g, len(melds)))
             melds.append(meld)
@@ -677,13 +679,30 @@ def _plausible_sideways(layout: Layout, tiles: tuple[str, ...], sideways: np.nda
     return out
 
 
-def _turned_tile(base: tuple[int, ...], tiles: tuple[str, ...], sideways: np.ndarray, layout: Layout) -> np.ndarray:
+def _turned_tile(base: tuple[int, ...], tiles: tuple[str, ...], sideways: np.ndarray, layout: Layout,
+                 added: tuple[int, int] | None = None) -> np.ndarray:
     """The sideways flags with one claimed tile in a meld that must have one and shows none or several (a
     flag missed or misread): of those flagged, or of all when none is for a chow or pung, the one whose box
     is longest along the row for its height. In a pung of faces alike turned by 90° (`QUARTER_TURN_ALIKE`)
     a flag says nothing, and a clear shape (CLEAR_SHAPE) overrides it; a kong of four face-up tiles with no
     flag has a claimed tile only when one's shape is clearly sideways or its face alone clearly leans
-    (LEAN_CLEAR; else its source is asked for)."""
+    (LEAN_CLEAR; else its source is asked for). ``added``: an added kong's fourth tile and the tile it
+    was found lying on. It is laid like the tile under it, on the claimed tile or, upright, on the middle
+    one. Turned, it marks a flagged tile less than a tile from it along the row (the nearest), or else the
+    tile under it; upright, a flagged tile but the one under it (whose flag and box it spoils) when there
+    is one."""
+    if added is not None and sideways[added[0]]:
+        top, under = added
+        along = {i: abs(layout.points[i, 0] - layout.points[top, 0]) / layout.scale[[i, top]].mean() for i in base}
+        near = [i for i in base if sideways[i] and along[i] < 1.0]
+        out = np.array(sideways, bool)
+        out[list(base)] = False
+        out[min(near, key=along.__getitem__) if near else under] = True
+        return out
+    if added is not None and any(sideways[i] for i in base if i != added[1]):
+        sideways = np.array(sideways, bool)
+        sideways[added[1]] = False
+        base = tuple(i for i in base if i != added[1])
     codes = [tiles[i] for i in base]
     turned = [i for i in base if sideways[i]]
     length = np.sort(np.log(layout.extent[list(base), 0] / np.maximum(layout.extent[list(base), 1], 1e-6)))
