@@ -141,6 +141,14 @@ def test_added_kongs_sideways_fourth_tile_marks_the_tile_under_it_as_claimed(fla
     assert group_hand(hand, "daishan").melds == ({"type": "kong", "tiles": "5555m", "added": True, "from": source},)
 
 
+def test_added_kong_split_apart_by_the_box_of_the_tile_under_the_fourth_is_one_meld() -> None:
+    # the tile under the fourth shows half its face: misread, and its box stands off its neighbours
+    hand = laid(DAISHAN, (1, row("5m 5m* ^5m* 5m")), reads={12: (0.3, (("5m", 0.2),))})
+    misread = replace(hand, tiles=hand.tiles[:12] + ("9m",) + hand.tiles[13:])
+    split = _with(misread, shift=(range(14, 15), 0.4 * W))
+    assert group_hand(split, "daishan").melds == ({"type": "kong", "tiles": "5555m", "added": True, "from": 2},)
+
+
 def _raised(detections: Detections, tile: int, sizes: float) -> Detections:
     """The detections with one tile moved ``sizes`` tile sizes up the photo (away from the player)."""
     xyxy = detections.xyxy.copy()

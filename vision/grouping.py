@@ -291,34 +291,47 @@ def _kong_faces(layout: Layout, detections: Detections) -> tuple[str, ...]:
 
 
 def _stacked(rows: list[list[tuple[int, ...]]], points: np.ndarray, scale: np.ndarray,
-             detections: Detections) -> dict[int, int]:
-    """Tiles lying on top of another (an added kong's fourth tile): top index → base index.
+             detections: Detections) -> tuple[dict[int, int], list[list[tuple[int, ...]]]]:
+    """Tiles lying on top of another (an added kong's fourth tile): top index → base index, and the rows with
+    the groups under them joined.
 
     The top tile lies off its meld's line, so the rows leave it in a group of its own. It lies on the
     nearest tile of another group showing the same face less than 0.6 tile sizes from it along the row and
-    0.15–1.3 across, unless it continues the line of the group before it in its row (a winning tile).
+    0.15–1.3 across, unless it continues the line of the group before it in its row (a winning tile). The
+    tile under it shows only part of its face, so its box may stand off its neighbours' and the rows may
+    split its meld: two neighbouring groups of three tiles in all, under a tile making an added kong with
+    them (`_added_kong_face`), are one meld.
     """
     stacked: dict[int, int] = {}
+    joins: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
     for row in rows:
         for k, group in enumerate(row):
             top = group[0]
             if len(group) > 1 or detections.tiles[top] == BACK or detections.tiles[top] in FLOWERS:
                 continue
             before = row[k - 1] if k > 0 and len(row[k - 1]) >= 2 else None
-            best, best_d = None, math.inf
+            best, best_d, best_join = None, math.inf, None
             for other in rows:
-                for g in other:
+                split = {a + b: (a, b) for a, b in zip(other, other[1:]) if len(a) + len(b) == 3 and top not in a + b}
+                for g in [g for g in other if len(g) >= 2] + list(split):
                     for base in g:
-                        if len(g) < 2 or base in stacked.values() or (detections.tiles[base] != detections.tiles[top]
-                                                                      and _added_kong_face(g, top, base, detections) is None):
+                        alike = detections.tiles[base] == detections.tiles[top] and g not in split
+                        if base in stacked.values() or not (alike or _added_kong_face(g, top, base, detections)):
                             continue
                         dx, dy = np.abs(points[base] - points[top]) / ((scale[top] + scale[base]) / 2)
                         if dx < 0.6 and 0.15 < dy < 1.3 and math.hypot(dx, dy) < best_d:
                             if before is None or base in before or not _on_line(before, top, points, scale):
-                                best, best_d = base, math.hypot(dx, dy)
+                                best, best_d, best_join = base, math.hypot(dx, dy), split.get(g)
             if best is not None:
                 stacked[top] = best
-    return stacked
+                if best_join:
+                    joins[best_join[0] + best_join[1]] = best_join
+    for joined, (a, b) in joins.items():
+        for row in rows:
+            if a in row and b in row:
+                row[row.index(a)] = joined
+                row.remove(b)
+    return stacked, rows
 
 
 def _overlapping_tops(points: np.ndarray, scale: np.ndarray, detections: Detections) -> set[int]:
@@ -534,7 +547,7 @@ def find_layout(detections: Detections, up: float | None = None, left_out: froze
                 current = []
             current.append(tile)
         rows.append(groups + [tuple(current)])
-    stacked = _stacked(rows, points, scale, detections)
+    stacked, rows = _stacked(rows, points, scale, detections)
     laid: list[tuple[tuple[int, ...], ...]] = []
     for row in rows:
         kept = tuple(g + tuple(t for t, b in stacked.items() if b in g) for g in row if g[0] not in stacked)
