@@ -334,7 +334,8 @@ class Baicheng(Region):
                 amount = -(-tenths // 10)
                 reason = f"胡牌 ⌈{tenths / 10:g} 元⌉ = {amount} 元 ({'庄四角' if DEALER in terms else '四变二'} × (1 + {k}))"
                 unit = UNIT_DEALER if DEALER in terms else UNIT_PLAIN
-                items = [unit.item(value=unit.value * o["di"])] + [t.item() for t in terms if t is not DEALER]
+                items = [unit.item(value=(4 if DEALER in terms else 2) * o["di"] / 10)] \
+                    + [t.item() for t in terms if t is not DEALER]
             else:
                 total = fan + len(terms)
                 amount = o["di"] * 2 ** total

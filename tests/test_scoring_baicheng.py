@@ -384,6 +384,9 @@ def test_table_linear_model_at_three_di():
     # P3 (discarder, k = 2) ⌈0.2 × 3 × 3⌉ = 2
     hands = {2: player("456p123m789s99s", "p777m")}
     assert _net(hands, (2, "5p", "discard", 3), options={"model": "linear", "di": 3}) == [-3, -2, 7, -2]
+    # each payer's unit item reads exactly (0.4 × 3 = 1.2 元, not 1.2000000000000002)
+    table = score_table(record("baicheng", hands, (2, "5p", "discard", 3), options={"model": "linear", "di": 3}))
+    assert [table["players"][p]["items"][0]["value"] for p in (0, 1, 3)] == [1.2, 0.6, 0.6]
 
 
 def test_table_kong_replacement_after_a_whirlwind():
