@@ -476,6 +476,17 @@ def test_kong_with_no_flag_takes_its_claimed_tile_from_a_face_that_alone_leans(a
     assert group_hand(replace(detections, angle=angle), "daishan").melds == melds
 
 
+@pytest.mark.parametrize("angles, source", [({13: 40.0}, 1), ({12: 320.0}, 2), ({12: 40.0, 13: 40.0}, 3)])
+def test_pung_with_no_flag_and_no_clear_shape_takes_its_claimed_tile_from_a_face_that_alone_leans(
+        angles: dict, source: int) -> None:
+    detections = laid(DAISHAN, (1, row("9m 9m 9m")))
+    angle = detections.angle.copy()
+    for i, degrees in angles.items():
+        angle[i] = degrees
+    assert group_hand(replace(detections, angle=angle), "daishan").melds == (
+        {"type": "pung", "tiles": "999m", "from": source},)  # two leaning: as before, the first of like shapes
+
+
 def test_wrong_sideways_flags_in_the_concealed_row_and_on_the_winning_tile_are_ignored() -> None:
     hand = group_hand(_with(laid(DAISHAN, PUNG), sideways={5: True, 10: True}), "daishan")
     assert (hand.concealed, hand.win_tile, hand.melds) == CLEAN

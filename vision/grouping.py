@@ -83,8 +83,8 @@ CLEAR_SHAPE = 0.1
 """A tile whose box is longer along the row for its height than any other of its meld's by this much (log
 ratio) surely lies sideways."""
 LEAN_CLEAR, LEAN_STRAIGHT = 35.0, 25.0
-"""In a kong of four face-up tiles with no sideways flag, a face turned LEAN_CLEAR degrees or more off the
-hand's axis while the other three keep within LEAN_STRAIGHT is the claimed tile (a read between upright and
+"""In a meld with no sideways flag and no clearly sideways shape, a face turned LEAN_CLEAR degrees or more off
+the hand's axis while the others keep within LEAN_STRAIGHT is the claimed tile (a read between upright and
 sideways, one the flags' 45° missed)."""
 SIDEWAYS_LENGTH = 4 / 3
 """A sideways tile's length along the row, in upright tile widths (a face is 3 × 4)."""
@@ -697,9 +697,9 @@ def _turned_tile(base: tuple[int, ...], tiles: tuple[str, ...], sideways: np.nda
     """The sideways flags with one claimed tile in a meld that must have one and shows none or several (a
     flag missed or misread): of those flagged, or of all when none is for a chow or pung, the one whose box
     is longest along the row for its height. In a pung of faces alike turned by 90° (`QUARTER_TURN_ALIKE`)
-    a flag says nothing, and a clear shape (CLEAR_SHAPE) overrides it; a kong of four face-up tiles with no
-    flag has a claimed tile only when one's shape is clearly sideways or its face alone clearly leans
-    (LEAN_CLEAR; else its source is asked for). ``added``: an added kong's fourth tile and the tile it
+    a flag says nothing, and a clear shape (CLEAR_SHAPE) overrides it. With no flag and no clear shape, a
+    face that alone clearly leans (LEAN_CLEAR) is the claimed tile; a kong of four face-up tiles has one
+    only then (else its source is asked for). ``added``: an added kong's fourth tile and the tile it
     was found lying on. It is laid like the tile under it, on the claimed tile or, upright, on the middle
     one. Turned, it marks a flagged tile less than a tile from it along the row (the nearest), or else the
     tile under it; upright, a flagged tile but the one under it (whose flag and box it spoils) when there
@@ -725,12 +725,14 @@ def _turned_tile(base: tuple[int, ...], tiles: tuple[str, ...], sideways: np.nda
     if len(turned) == 1 or BACK in codes or sorted(codes) == ["1z", "2z", "3z", "4z"]:
         return sideways
     choices = turned or list(base)
-    if not turned and len(codes) == 4 and len(set(codes)) == 1 and not clear:
+    if not turned and not clear:
         lean = layout.lean[list(base)]
         second, first = np.sort(lean)[-2:]
-        if first < LEAN_CLEAR or second > LEAN_STRAIGHT:
+        leaning = first >= LEAN_CLEAR and second <= LEAN_STRAIGHT
+        if len(codes) == 4 and len(set(codes)) == 1 and not leaning:
             return sideways
-        choices = [base[int(np.argmax(lean))]]
+        if leaning:
+            choices = [base[int(np.argmax(lean))]]
     shape = layout.extent[choices, 0] / np.maximum(layout.extent[choices, 1], 1e-6)
     out = np.array(sideways, bool)
     out[list(base)] = False
