@@ -455,6 +455,16 @@ def test_claimed_tile_under_an_added_kongs_fourth_misread_as_a_back_stays_in_the
     assert read.away == ()
 
 
+def test_false_backs_that_no_concealed_kong_explains_are_left_out_when_that_makes_the_hand_legal() -> None:
+    # two gaps taken for backs, at the end of the concealed row and after the winning tile, close enough
+    # together that neither is a lone stray back
+    hand = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 5z #", "5z #")), PUNG), "daishan")
+    assert (hand.concealed, hand.win_tile, hand.melds, hand.problems) == (*CLEAN, ())
+    assert hand.away == (10, 12)
+    kong = group_hand(laid(DAISHAN, (1, row("# 9m 9m # #"))), "daishan")
+    assert kong.melds == ({"type": "kong", "tiles": "9999m", "concealed": True},) and kong.away == (15,)
+
+
 def test_kong_with_its_flag_missed_takes_its_claimed_tile_from_a_clear_shape() -> None:
     missed = _with(laid(DAISHAN, (1, row("7s 7s* 7s 7s"))), sideways={12: False})
     assert group_hand(missed, "daishan").melds == ({"type": "kong", "tiles": "7777s", "from": 2},)

@@ -1034,6 +1034,25 @@ def _likely_doubles(detections: Detections, layout: Layout, reading: HandReading
     return sorted(found, key=lambda i: float(detections.confidence[i]))
 
 
+def _odd_backs(layout: Layout, tiles: tuple[str, ...]) -> set[int]:
+    """Face-down tiles in a group with face-up ones that no concealed kong explains: a concealed kong is four
+    tiles in a row, both ends face down and the middle two alike (or all four down), so a back beyond the
+    group's kongs is a gap or a tile's side taken for a back (each set is left out only when that makes the
+    hand legal)."""
+    odd: set[int] = set()
+    for g in (g for row in layout.rows for g in row):
+        codes = [tiles[i] for i in g]
+        if BACK not in codes or all(c == BACK for c in codes):
+            continue
+        explained = set()
+        for k in range(len(g) - 3):
+            a, b, c, d = codes[k:k + 4]
+            if a == d == BACK and (b == c != BACK or b == c == BACK):
+                explained |= set(g[k:k + 4])
+        odd |= {i for i in g if tiles[i] == BACK and i not in explained}
+    return odd
+
+
 def _misfits(reading: HandReading) -> list[set[int]]:
     """The tiles of each meld of the hand that reads as no meld (another player's tiles taken in; each is
     left out only when that makes the hand legal)."""
@@ -1062,7 +1081,8 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
     a legal win as read, ``suggestions`` give the likeliest corrections (not applied), ``needs`` what the
     photo cannot show. ``seat`` is the photographed player's seat (for the melds' ``from``); ``indicator``
     the indicator tile when known; ``frame`` the photo's (width, height), to leave out slivers of tiles its
-    edge cuts off (`edge_slivers`). When the hand is not legal as read, a likely double box
+    edge cuts off (`edge_slivers`). When the hand is not legal as read, the backs no concealed
+    kong explains (`_odd_backs`; the hand's up direction is then judged anew), a likely double box
     (`_likely_doubles`) or a group that reads as no meld (`_misfits`) is left out if that makes it legal;
     a group that reads as no meld and runs out of the photo is left out in any case (a meld is laid whole).
     ValueError for an unknown region or seat.
@@ -1078,9 +1098,12 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
                                       left_out=slivers)
     problems = check_hand(reading, indicator=indicator, options=options, seat=seat)
     if problems:
-        for stray in [{double} for double in _likely_doubles(detections, layout, reading)] + _misfits(reading):
+        odd = set().union(*(_odd_backs(find_layout(detections, up, slivers), detections.tiles)
+                            for up in up_candidates(detections)))
+        for stray in [odd] * bool(odd) + [{double} for double in _likely_doubles(detections, layout, reading)] \
+                + _misfits(reading):
             trial = read_detections(detections, region, seat=seat, indicator=indicator, options=options,
-                                    left_out=slivers | stray, up=layout.up)
+                                    left_out=slivers | stray, up=None if stray is odd else layout.up)
             if not check_hand(trial[1], indicator=indicator, options=options, seat=seat, first=True):
                 layout, reading, problems = *trial, ()
                 break
