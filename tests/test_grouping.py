@@ -465,6 +465,16 @@ def test_false_backs_that_no_concealed_kong_explains_are_left_out_when_that_make
     assert kong.melds == ({"type": "kong", "tiles": "9999m", "concealed": True},) and kong.away == (15,)
 
 
+def test_meld_of_more_than_four_tiles_has_its_least_likely_box_left_out() -> None:
+    # a kong and a doubtful box lying on it: five tiles are no meld, so the doubtful one is a double
+    hand = group_hand(laid(DAISHAN, (1, row("5m* ^5m* 5m 5m 5m")), reads={12: (0.2, ())}), "daishan")
+    assert hand.melds == ({"type": "kong", "tiles": "5555m", "from": 3},)
+    assert (hand.problems, hand.away) == ((), (12,))
+    short = (0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s", "5z"))  # a tile short even without the double: it says why
+    illegal = group_hand(laid(short, (1, row("5m* ^5m* 5m 5m 5m"))), "daishan")
+    assert "meld 1: 5m 5m 5m 5m 5m are 5 tiles, a meld has three or four" in illegal.problems
+
+
 def test_kong_with_its_flag_missed_takes_its_claimed_tile_from_a_clear_shape() -> None:
     missed = _with(laid(DAISHAN, (1, row("7s 7s* 7s 7s"))), sideways={12: False})
     assert group_hand(missed, "daishan").melds == ({"type": "kong", "tiles": "7777s", "from": 2},)

@@ -974,7 +974,9 @@ def _read_meld(base: tuple[int, ...], top: tuple[int, ...], tiles: tuple[str, ..
         # a chow is only ever claimed from 上家 (「吃：只能吃上家牌」), whichever of its tiles lies sideways
         meld["from"] = (seat + SEAT_OF_POSITION["left" if kind == "chow" else position]) % 4
     problem = None
-    if len(turned) > 1:
+    if len(codes) > 4:
+        problem = f"{where}: {_names(base + top, tiles)} are {len(codes)} tiles, a meld has three or four"
+    elif len(turned) > 1:
         problem = f"{where}: {len(turned)} tiles lie sideways, a claimed meld turns one"
     elif kind == "chow" and not _is_run(codes):
         problem = f"{where}: {_names(base + top, tiles)} is no chow or pung"
@@ -1024,10 +1026,13 @@ def read_detections(detections: Detections, region: str, *, seat: int = 0, indic
 
 def _likely_doubles(detections: Detections, layout: Layout, reading: HandReading) -> list[int]:
     """Tiles of the hand that may be doubles, least confident first: those `_doubles` finds with the looser
-    LIKELY_SPOT and LIKELY_SPAN, and a flower read twice but the likelier one (a set has one of each; each
-    is left out only when that makes the hand legal)."""
+    LIKELY_SPOT and LIKELY_SPAN, a flower read twice but the likelier one (a set has one of each), and the
+    least confident tile of a meld of more than four (each is left out only when that makes the hand
+    legal)."""
     held = {i for g in reading.groups for i in g.tiles}
     found = _doubles(layout.points, layout.scale, detections.confidence, LIKELY_SPOT, LIKELY_SPAN) & held
+    found |= {min(g.tiles, key=lambda i: float(detections.confidence[i])) for g in reading.groups
+              if g.kind == "meld" and len(g.tiles) > 4}
     for flower in {detections.tiles[i] for i in held} & set(FLOWERS):
         same = sorted((i for i in held if detections.tiles[i] == flower), key=lambda i: -float(detections.confidence[i]))
         found |= set(same[1:])
@@ -1082,7 +1087,7 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
     photo cannot show. ``seat`` is the photographed player's seat (for the melds' ``from``); ``indicator``
     the indicator tile when known; ``frame`` the photo's (width, height), to leave out slivers of tiles its
     edge cuts off (`edge_slivers`). When the hand is not legal as read, the backs no concealed
-    kong explains (`_odd_backs`; the hand's up direction is then judged anew), a likely double box
+    kong explains (`_odd_backs`, in the rows of each likely up direction of the hand), a likely double box
     (`_likely_doubles`) or a group that reads as no meld (`_misfits`) is left out if that makes it legal;
     a group that reads as no meld and runs out of the photo is left out in any case (a meld is laid whole).
     ValueError for an unknown region or seat.
@@ -1098,12 +1103,12 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
                                       left_out=slivers)
     problems = check_hand(reading, indicator=indicator, options=options, seat=seat)
     if problems:
-        odd = set().union(*(_odd_backs(find_layout(detections, up, slivers), detections.tiles)
-                            for up in up_candidates(detections)))
-        for stray in [odd] * bool(odd) + [{double} for double in _likely_doubles(detections, layout, reading)] \
-                + _misfits(reading):
+        odd = [(up, backs) for up in up_candidates(detections)
+               if (backs := _odd_backs(find_layout(detections, up, slivers), detections.tiles))]
+        for up, stray in odd + [(layout.up, {double}) for double in _likely_doubles(detections, layout, reading)] \
+                + [(layout.up, misfit) for misfit in _misfits(reading)]:
             trial = read_detections(detections, region, seat=seat, indicator=indicator, options=options,
-                                    left_out=slivers | stray, up=None if stray is odd else layout.up)
+                                    left_out=slivers | stray, up=up)
             if not check_hand(trial[1], indicator=indicator, options=options, seat=seat, first=True):
                 layout, reading, problems = *trial, ()
                 break
