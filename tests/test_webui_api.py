@@ -159,6 +159,57 @@ def test_detect_indicator_and_options(client):
     assert "option di must be" in one_line_error(post_image(client, data, rules="daishan", options='{"di": "x"}'), 400)
 
 
+def test_detect_options_need_rules_and_an_indicator_rules_that_have_one(client):
+    data = HAND_PHOTO.read_bytes()
+    assert "options need rules" in one_line_error(post_image(client, data, options='{"di": 2}'), 400)
+    assert "daishan rules have no indicator" in one_line_error(post_image(client, data, rules="daishan", indicator="5p"), 400)
+
+
+# -- group -------------------------------------------------------------------------------------------
+
+def test_group_reads_the_tiles_of_a_photo_again_as_detect_does(client):
+    for rules in ("daishan", "fuzhou"):
+        detect = post_image(client, HAND_PHOTO.read_bytes(), rules=rules, seat="1").get_json()
+        again = client.post("/api/group", json={"rules": rules, "seat": 1, "width": detect["width"], "height": detect["height"],
+                                                "tiles": detect["tiles"]})
+        assert again.status_code == 200
+        assert again.get_json() == {"hand": detect["hand"], "suggestions": detect["suggestions"], "needs": detect["needs"]}
+
+
+def test_group_under_other_rules_regroups(client):
+    photo = next(VALID_IMAGES.glob("hand_006_*.jpg"))
+    fuzhou = post_image(client, photo.read_bytes(), rules="fuzhou").get_json()
+    assert "z" in fuzhou["hand"]["flowers"]  # Fuzhou lays winds and dragons aside like flowers
+    daishan = client.post("/api/group", json={"rules": "daishan", "width": fuzhou["width"], "height": fuzhou["height"],
+                                              "tiles": fuzhou["tiles"]}).get_json()
+    assert "z" not in daishan["hand"]["flowers"] and "z" in daishan["hand"]["concealed"]
+
+
+def test_group_bad_input(client):
+    tile = {"box": [0, 0, 10, 14], "tile": "5p"}
+    good = {"rules": "daishan", "width": 100, "height": 100, "tiles": [tile]}
+    cases = {
+        "malformed JSON": b"{",
+        "must be a JSON object": [1],
+        "rules are needed": {**good, "rules": None},
+        "unknown rules": {**good, "rules": "riichi"},
+        "seat must be": {**good, "seat": 7},
+        "no indicator": {**good, "indicator": "5p"},
+        "unknown option": {**good, "options": {"nope": 1}},
+        "tiles must be a list": {**good, "tiles": "5p"},
+        "tiles[0] needs a box": {**good, "tiles": [{"tile": "5p"}]},
+        "tiles[1] needs a box": {**good, "tiles": [tile, {**tile, "box": [0, 0, "x", 1]}]},
+        "tiles[0] needs a tile": {**good, "tiles": [{**tile, "tile": "9z"}]},
+        "not detections": {**good, "tiles": [{**tile, "alternatives": 5}]},
+        "width and height": {**good, "width": 0},
+    }
+    for expected, body in cases.items():
+        data = body if isinstance(body, bytes) else json.dumps(body)
+        assert expected in one_line_error(client.post("/api/group", data=data), 400), expected
+    too_many = {**good, "tiles": [tile] * 501}
+    assert "at most 500" in one_line_error(client.post("/api/group", json=too_many), 400)
+
+
 def test_wrong_method_and_unknown_endpoint_are_json(client):
     assert "GET is not allowed" in one_line_error(client.get("/api/detect"), 405)
     assert "no API endpoint" in one_line_error(client.get("/api/nothing"), 404)
@@ -251,6 +302,7 @@ def test_page_has_capture_and_sections(client):
     for section in ("capture", "hand", "context", "score"):
         assert f'id="{section}"' in html
     assert 'data-camera="off"' in html
+    assert f'data-max-bytes="{MAX_BYTES}"' in html  # the page refuses a photo over the limit before sending it
 
 
 def test_static_files_are_served_and_nothing_comes_from_the_internet(client):

@@ -74,3 +74,26 @@ def test_port_in_use():
 def test_bad_port_and_threads():
     assert "port must be" in run_failing("--port", "70000")
     assert "threads must be" in run_failing("--threads", "0")
+
+
+def test_what_waitress_refuses_is_answered_in_json():
+    """A body over waitress's own limit never reaches the app: it is answered like the app's errors."""
+    process = serve("--port", "0")
+    try:
+        port = int(re.search(r"http://127\.0\.0\.1:(\d+)/", process.stdout.readline()).group(1))
+        for head, status, expected in (
+            ("Content-Length: 40000000\r\nContent-Type: multipart/form-data; boundary=x", 413, "larger than the 20 MB limit"),
+            ("Content-Length: many", 400, "Bad Request"),
+        ):
+            with socket.create_connection(("127.0.0.1", port), timeout=30) as connection:
+                connection.sendall(f"POST /api/detect HTTP/1.1\r\nHost: here\r\n{head}\r\n\r\n".encode())
+                answer = b""
+                while chunk := connection.recv(4096):
+                    answer += chunk
+            header, body = answer.decode().split("\r\n\r\n", 1)
+            assert header.startswith(f"HTTP/1.1 {status} ") and "Content-Type: application/json" in header
+            message = json.loads(body)["error"]
+            assert expected in message and "\n" not in message
+    finally:
+        process.terminate()
+        process.wait(timeout=10)

@@ -199,6 +199,15 @@ def one_tile_change(rules: str, concealed: list[str], win_tile: str, melds: list
     return breaking
 
 
+def give_facts(page: Page) -> None:
+    """Say what the photo cannot show, as `record_for` has it: a self-drawn win, seat 0 deals, no indicator."""
+    page.locator('input[name="by"][value="self_draw"]').check()
+    if page.locator("#dealer").input_value() == "":
+        page.select_option("#dealer", "0")
+    if page.locator("#indicator-field").is_visible():
+        page.locator("#indicator-clear").click()
+
+
 def expect_net(page: Page, net: list[int]) -> None:
     for seat, value in enumerate(net):
         expect(page.locator(f"#net-{seat}")).to_have_text(f"+{value}" if value > 0 else str(value))
@@ -238,6 +247,9 @@ def test_photo_read_corrected_and_scored(browser, server, rules):
     assert sorted(hand_codes(page, "concealed") + hand_codes(page, "win")) == truth
     win_tile = hand_codes(page, "win")[0]
     net = score_table(record_for(rules, truth, win_tile, melds))["net"]
+    expect(page.locator("#score-body")).to_be_hidden()  # nothing is assumed for how the hand was won
+    expect(page.locator("#score-needed")).to_contain_text("how the hand was won")
+    give_facts(page)
     expect_net(page, net)
     page.screenshot(path=ARTIFACTS / f"e2e-{rules}-corrected.png", full_page=True)
 
@@ -249,7 +261,8 @@ def test_photo_read_corrected_and_scored(browser, server, rules):
     if changed_net is not None:
         expect_net(page, changed_net)
     else:  # no single tile changes this hand's score: the score turns into the scorer's one line, then back
-        expect(page.locator("#score-error")).to_contain_text("invalid table record: ")
+        expect(page.locator("#score-error")).to_contain_text("Cannot score: ")
+        expect(page.locator("#score-error")).not_to_contain_text("invalid table record")
         expect(page.locator("#score-body")).to_be_hidden()
         page.screenshot(path=ARTIFACTS / f"e2e-{rules}-changed.png", full_page=True)
         page.locator(f'#groups [data-group="concealed"] .tile[data-code="{new}"]').first.click()
@@ -365,3 +378,231 @@ def test_browser_camera_capture(playwright, server, tmp_path):
         assert page.errors == []
     finally:
         browser.close()
+
+
+# -- what a player at the table runs into ------------------------------------------------------------
+
+def upload(page: Page, stem: str) -> dict:
+    """Choose the photo of ``valid`` named ``stem…`` and wait for the page to draw its reading."""
+    with page.expect_response("**/api/detect") as response:
+        page.set_input_files("#photo-file", str(next(VALID_IMAGES.glob(f"{stem}_*.jpg"))))
+    expect(page.locator("#status")).to_contain_text("Found")
+    return response.value.json()
+
+
+def test_an_invalid_option_is_refused_at_its_field_and_never_blocks_a_photo(browser, server):
+    page = open_page(browser, server, "wenling")
+    page.locator("#options-box summary").click()
+    page.fill("#option-flower_groups", "1234f")  # half typed
+    page.locator("#option-flower_groups").press("Tab")
+    expect(page.locator("#option-flower_groups-problem")).to_contain_text("Two groups of four flowers")
+    expect(page.locator("#option-flower_groups")).to_have_attribute("aria-invalid", "true")
+    settings = json.loads(page.evaluate("localStorage.getItem('mjcam.settings')"))
+    assert "flower_groups" not in settings["options"]["wenling"]  # not kept
+    upload(page, "hand_006")  # read with the value before (the default)
+    page.fill("#option-flower_groups", "1357f 2468f")
+    page.locator("#option-flower_groups").press("Tab")
+    expect(page.locator("#option-flower_groups-problem")).to_be_hidden()
+    settings = json.loads(page.evaluate("localStorage.getItem('mjcam.settings')"))
+    assert settings["options"]["wenling"]["flower_groups"] == ["1357f", "2468f"]
+
+    # a bad value kept by an older page: dropped on load, named at its field, the options box open
+    settings["options"]["wenling"]["flower_groups"] = ["1234f"]
+    page.evaluate("(s) => localStorage.setItem('mjcam.settings', s)", json.dumps(settings))
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.locator("#options-box")).to_have_attribute("open", "")
+    expect(page.locator("#option-flower_groups-problem")).to_be_visible()
+    upload(page, "hand_006")
+    assert page.errors == []
+
+
+def test_another_seats_photo_does_not_move_the_winner(browser, server):
+    page = open_page(browser, server, "wenling")
+    upload(page, "hand_006")
+    expect(page.locator("#winner")).to_have_value("0")
+    page.locator("#seat-tab-1").click()
+    detect = upload(page, "368055741")
+    assert detect["hand"]["win_tile"]  # the photo has a tile set apart
+    expect(page.locator("#winner")).to_have_value("0")
+    expect(page.locator("#seat-tab-0 .badge:not(.dealer)")).to_have_text("won")
+    expect(page.locator("#seat-tab-1 .badge:not(.dealer)")).to_have_count(0)
+    expect(page.locator("#status")).to_contain_text("Seat 0 is the winner")  # said, not silent
+    assert page.errors == []
+
+
+def test_the_hand_in_progress_survives_a_reload_and_back_forward(browser, server):
+    page = open_page(browser, server, "daishan")
+    upload(page, "hand_003")
+    page.locator('#groups [data-group="concealed"] .tile[data-code]').first.click()
+    pick(page, "5s")
+    page.locator('input[name="by"][value="discard"]').check()
+    page.select_option("#from", "2")
+    hand = hand_codes(page)
+    assert "5s" in hand
+    for leave in (page.reload, lambda: (page.goto("about:blank"), page.go_back())):
+        leave()
+        page.wait_for_selector("body[data-ready=true]")
+        assert hand_codes(page) == hand
+        expect(page.locator('input[name="by"][value="discard"]')).to_be_checked()
+        expect(page.locator("#from")).to_have_value("2")
+        expect(page.locator("#photo-img")).to_have_attribute("src", re.compile("^data:image/jpeg"))
+        expect(page.locator("#overlay g.box.corrected")).to_have_count(1)
+    assert page.errors == []
+
+
+def test_work_replaced_or_cleared_can_be_undone(browser, server):
+    page = open_page(browser, server, "daishan")
+    upload(page, "hand_003")
+    page.locator('#groups [data-group="concealed"] .tile[data-code]').first.click()
+    pick(page, "5s")
+    corrected = hand_codes(page)
+    for lose in (lambda: page.locator("#new-hand").click(), lambda: page.locator("#clear-hand").click(),
+                 lambda: upload(page, "hand_006")):
+        lose()
+        assert hand_codes(page) != corrected
+        page.locator("#undo").click()
+        assert hand_codes(page) == corrected
+        expect(page.locator("#undo")).to_be_hidden()
+    assert page.errors == []
+
+
+def test_changing_the_rules_regroups_the_hand_and_keeps_the_indicator(browser, server):
+    page = open_page(browser, server, "fuzhou")
+    upload(page, "hand_006")
+    assert "4z" in hand_codes(page, "flowers")  # Fuzhou lays winds aside like flowers
+    index = page.locator('#overlay g.box[data-code="1m"]').first.get_attribute("data-index")
+    press(page.locator(f'#overlay g[data-index="{index}"]'))
+    pick(page, "9m")
+    page.locator("#indicator-pick").click()
+    pick(page, "2s")
+    with page.expect_response("**/api/group"):
+        page.select_option("#rules", "daishan")
+    expect(page.locator('#groups [data-group="flowers"] .tile[data-code]')).to_have_count(3)
+    assert all(code.endswith("f") for code in hand_codes(page, "flowers"))
+    assert "4z" in hand_codes(page, "concealed")
+    expect(page.locator(f'#overlay g[data-index="{index}"]')).to_have_attribute("data-code", "9m")  # the correction stays
+    page.locator('input[name="by"][value="self_draw"]').check()
+    expect(page.locator("#score-error")).not_to_contain_text("not a flower")
+    with page.expect_response("**/api/group"):
+        page.select_option("#rules", "fuzhou")
+    expect(page.locator("#indicator-tile .tile")).to_have_attribute("data-code", "2s")
+    assert "4z" in hand_codes(page, "flowers")
+    assert page.errors == []
+
+
+def test_no_score_is_shown_until_the_player_says_how_the_hand_was_won(browser, server):
+    page = open_page(browser, server, "daishan")
+    expect(page.locator("#score-error")).to_be_hidden()  # nothing read yet: a hint, no error, no winner
+    expect(page.locator("#score-needed")).to_contain_text("Take a photo")
+    expect(page.locator("#seat-tabs .badge:not(.dealer)")).to_have_count(0)
+    upload(page, "hand_004")
+    if not hand_codes(page, "win"):
+        page.locator('#groups [data-group="concealed"] .tile[data-code]').last.click()
+        page.locator("#act-win").click()
+    expect(page.locator("#score-needed")).to_contain_text("how the hand was won")
+    expect(page.locator("#score-body")).to_be_hidden()
+    expect(page.locator("#thumb-score")).to_have_text("Score")
+    expect(page.locator("#need-list li.given")).not_to_contain_text(["How was the hand won"])
+    page.locator('input[name="by"][value="discard"]').check()
+    expect(page.locator("#score-needed")).to_contain_text("whose discard")
+    expect(page.locator("#need-list li.given").first).to_contain_text("How was the hand won")
+    page.select_option("#from", "2")
+    expect(page.locator("#score-body")).to_be_visible()
+    expect(page.locator("#score-needed")).to_be_hidden()
+    assert page.errors == []
+
+
+def test_a_photo_with_no_tiles_says_so_and_keeps_the_hand(browser, server, tmp_path):
+    page = open_page(browser, server, "daishan")
+    upload(page, "hand_004")
+    hand = hand_codes(page)
+    felt = tmp_path / "felt.jpg"
+    cv2.imwrite(str(felt), np.full((480, 640, 3), (60, 110, 40), np.uint8))
+    page.set_input_files("#photo-file", str(felt))
+    expect(page.locator("#status")).to_contain_text("No tiles found")
+    expect(page.locator("#status")).to_have_class(re.compile("error"))
+    assert hand_codes(page) == hand
+    assert page.errors == []
+
+
+def test_a_photo_over_the_limit_gets_one_line(browser, server, tmp_path):
+    page = open_page(browser, server, "daishan")
+    big = tmp_path / "big.jpg"
+    big.write_bytes(b"\xff\xd8\xff" + bytes(21 * 2**20))
+    page.set_input_files("#photo-file", str(big))
+    expect(page.locator("#status")).to_have_text("The photo is larger than the 20 MB limit.")
+    expect(page.locator("#status")).to_have_class(re.compile("error"))
+
+
+def test_chinese_score_errors_are_labelled_without_record_jargon(browser, server):
+    page = open_page(browser, server, "baicheng")
+    page.locator("#lang").click()
+    upload_zh = page.expect_response("**/api/detect")
+    with upload_zh:
+        page.set_input_files("#photo-file", str(next(VALID_IMAGES.glob("hand_006_*.jpg"))))
+    if not hand_codes(page, "win"):
+        page.locator('#groups [data-group="concealed"] .tile[data-code]').last.click()
+        page.locator("#act-win").click()
+    page.locator('input[name="by"][value="self_draw"]').check()
+    page.select_option("#dealer", "0")
+    page.locator("#indicator-clear").click()
+    expect(page.locator("#score-error")).to_contain_text("无法计分（英文说明）：")  # Baicheng has no flowers
+    expect(page.locator("#score-error")).not_to_contain_text("invalid table record")
+    expect(page.locator("#score-error")).to_contain_text("flowers")
+    assert page.errors == []
+
+
+def test_the_tile_dialog_on_a_phone_closes_within_reach(browser, server):
+    page = open_page(browser, server, "daishan")
+    upload(page, "hand_003")
+    page.locator('#groups [data-group="concealed"] .tile[data-code]').first.tap()
+    dialog = page.locator("#tile-dialog")
+    expect(dialog).to_be_visible()
+    close = page.locator('#tile-dialog button[value="cancel"]').bounding_box()
+    flowers = page.locator('#palette .palette-row .tile[data-code="8f"]').bounding_box()
+    height = PHONE["viewport"]["height"]
+    assert close["y"] + close["height"] <= height and flowers["y"] + flowers["height"] <= height  # all 42 in one screen
+    page.mouse.click(4, 4)  # the backdrop
+    expect(dialog).to_be_hidden()
+    page.locator('#groups [data-group="concealed"] .tile[data-code]').first.tap()
+    page.keyboard.press("Escape")
+    expect(dialog).to_be_hidden()
+    assert page.errors == []
+
+
+def test_keyboard_focus_stays_where_the_player_is(browser, server):
+    page = browser.new_context(viewport={"width": 1366, "height": 900}).new_page()
+    page.goto(server)
+    page.wait_for_selector("body[data-ready=true]")
+    page.select_option("#rules", "daishan")
+    page.locator("#rules").focus()
+    for _ in range(12):  # Tab to the hidden file input of "Take a photo": its button shows the focus ring
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.id") == "photo-camera":
+            break
+    assert page.evaluate("getComputedStyle(document.activeElement.parentElement).outlineStyle") == "solid"
+    detect = upload(page, "hand_006")
+    order = [int(i) for i in page.locator("#overlay g.box").evaluate_all("gs => gs.map((g) => g.dataset.index)")]
+    lefts = [detect["tiles"][i]["box"][0] for i in order]
+    assert lefts == sorted(lefts)  # one row of tiles: Tab goes left to right
+    box = page.locator(f'#overlay g[data-index="{order[3]}"]')
+    press(box)
+    page.locator('#palette .palette-row .tile[data-code="9p"]').last.focus()
+    page.keyboard.press("Enter")
+    expect(page.locator("#tile-dialog")).to_be_hidden()
+    assert page.evaluate("document.activeElement.dataset.index") == str(order[3])
+    expect(box).to_have_attribute("data-code", "9p")
+
+
+def test_words_for_players_not_codes(browser, server):
+    page = open_page(browser, server, "fuzhou")
+    page.locator("#options-box summary").click()
+    expect(page.locator("#options")).not_to_contain_text("discard_payer")
+    expect(page.locator("#options")).to_contain_text("who pays a 点炮 win")
+    upload(page, "hand_006")
+    page.locator('#groups [data-group="concealed"] .tile.add').click()
+    pick(page, "1p")
+    pick(page, "2p")
+    expect(page.locator("#tile-dialog-title")).to_have_text("Add to In hand — added: 1 Dot, 2 Dots")
+    assert page.errors == []

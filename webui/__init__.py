@@ -16,6 +16,8 @@ from vision.images import MAX_BYTES
 
 MULTIPART_ALLOWANCE = 64 * 1024
 """Room for the multipart envelope and form fields around a photo of the full 20 MB."""
+TOO_LARGE = f"the upload is larger than the {MAX_BYTES // 2**20} MB limit"
+"""The error of every upload over the limit (413), from Flask or from waitress."""
 
 
 class ModelError(RuntimeError):

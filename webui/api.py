@@ -1,5 +1,6 @@
-"""The JSON API under ``/api``: health, regions, detect (photo → tiles and hand), score (record → result),
-and the mounted webcam (live frame, still captures). Bad input always gets a 4xx ``{"error": "..."}``.
+"""The JSON API under ``/api``: health, regions, detect (photo → tiles and hand), group (tiles → hand, for
+other rules), score (record → result), and the mounted webcam (live frame, still captures). Bad input
+always gets a 4xx ``{"error": "..."}``.
 """
 from __future__ import annotations
 
@@ -12,8 +13,9 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from scoring import REGIONS, RecordError, score_table
 from scoring.tiles import TILE_INDEX
+from vision.detections import CLASS_NAMES, Detections
 from vision.images import MAX_BYTES, ImageError, Photo, decode_photo
-from webui import ModelError
+from webui import TOO_LARGE, ModelError
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -37,7 +39,7 @@ def _http_error(error: HTTPException) -> Any:
     if not request.path.startswith("/api/"):
         return error
     if isinstance(error, RequestEntityTooLarge):
-        message = f"the upload is larger than the {MAX_BYTES // 2**20} MB limit"
+        message = TOO_LARGE
     elif error.code == 404:
         message = f"no API endpoint {request.path}"
     elif error.code == 405:
@@ -79,25 +81,27 @@ class ReadRequest:
     options: dict[str, Any] | None = None
 
 
-def _read_request() -> ReadRequest:
-    """The fields of a detect request, from the query or the form: ``rules``, ``seat`` (default 0),
-    ``indicator`` (a tile code) and ``options`` (a JSON object)."""
-    values = request.values
+def _read_request(values: Any) -> ReadRequest:
+    """The fields of a read request, from a form, a query or a JSON object: ``rules``, ``seat`` (default 0),
+    ``indicator`` (a tile code) and ``options`` (a JSON object, or its text)."""
     rules = values.get("rules") or None
     if rules is not None and rules not in REGIONS:
         raise ApiError(400, f"unknown rules {rules!r} (known: {', '.join(REGIONS)})")
-    seat_text = values.get("seat", "0")
+    seat_text = str(values.get("seat", "0"))
     if seat_text not in ("0", "1", "2", "3"):
         raise ApiError(400, f"seat must be 0, 1, 2 or 3, got {seat_text!r}")
     indicator = values.get("indicator") or None
     if indicator is not None and indicator not in TILE_INDEX:
         raise ApiError(400, f"indicator must be one tile code such as 5p, got {indicator!r}")
-    options = None
-    if values.get("options"):
+    if indicator is not None and rules is not None and REGIONS[rules].indicator is None:
+        raise ApiError(400, f"{rules} rules have no indicator (got {indicator})")
+    options = values.get("options") or None
+    if isinstance(options, str):
         try:
-            options = json.loads(values["options"])
+            options = json.loads(options)
         except ValueError as error:
             raise ApiError(400, f"options must be a JSON object: {error}") from None
+    if options is not None:
         if not isinstance(options, dict):
             raise ApiError(400, "options must be a JSON object")
         _check_options(rules, options)
@@ -105,6 +109,8 @@ def _read_request() -> ReadRequest:
 
 
 def _check_options(rules: str | None, options: dict[str, Any]) -> None:
+    if rules is None and options:
+        raise ApiError(400, "options need rules: they are the options of one region's rules")
     known = {option.name: option for option in REGIONS[rules].options} if rules else {}
     for name, value in options.items():
         if name not in known:
@@ -147,7 +153,7 @@ def detect() -> Any:
     upload = request.files.get("image")
     if upload is None:
         raise ApiError(400, "send the photo as the multipart form field 'image'")
-    how = _read_request()
+    how = _read_request(request.values)
     try:
         photo = decode_photo(upload.read(MAX_BYTES + 1), upload.filename or "image")
     except ImageError as error:
@@ -155,15 +161,68 @@ def detect() -> Any:
     return jsonify(read_photo_payload(photo, how))
 
 
-@api.post("/score")
-def score() -> Any:
-    """A table record (JSON body) → the result object of `mjcam score --json`."""
+MAX_GROUP_TILES = 500
+"""More tiles than any photo of a table holds: a list longer than this is refused before grouping."""
+
+
+@api.post("/group")
+def group() -> Any:
+    """Tiles already detected (``tiles`` as `/api/detect` gives them, with the photo's ``width`` and ``height``)
+    read into a hand again, with the fields of `/api/detect` (JSON body): the hand for other rules, or with
+    the player's corrections, without sending the photo again. Answers ``hand``, ``suggestions``, ``needs``."""
+    body = _json_body()
+    if not isinstance(body, dict):
+        raise ApiError(400, "the body must be a JSON object with rules and tiles")
+    how = _read_request(body)
+    if how.rules is None:
+        raise ApiError(400, "rules are needed to read the tiles into a hand")
+    detections = _detections(body.get("tiles"))
+    size = body.get("width"), body.get("height")
+    if not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in size):
+        raise ApiError(400, "width and height must be the photo's size in pixels (whole numbers above 0)")
+    from vision.grouping import group_hand
+
     try:
-        record = json.loads(request.get_data())
+        with _services().reading_slots:
+            reading = group_hand(detections, how.rules, seat=how.seat, indicator=how.indicator, options=how.options,
+                                 frame=size).to_json()
+    except RecordError as error:  # an indicator the rules do not allow
+        raise ApiError(400, str(error)) from None
+    return jsonify(hand=reading, suggestions=reading.pop("suggestions"), needs=reading.pop("needs"))
+
+
+def _detections(tiles: Any) -> Detections:
+    if not isinstance(tiles, list) or len(tiles) > MAX_GROUP_TILES:
+        raise ApiError(400, f"tiles must be a list of at most {MAX_GROUP_TILES} detections as /api/detect gives them")
+    for i, tile in enumerate(tiles):
+        box = tile.get("box") if isinstance(tile, dict) else None
+        if not (isinstance(box, list) and len(box) == 4 and all(_is_number(v) for v in box)):
+            raise ApiError(400, f"tiles[{i}] needs a box [x1, y1, x2, y2] of numbers")
+        if tile.get("tile") not in CLASS_NAMES:
+            raise ApiError(400, f"tiles[{i}] needs a tile: a tile code such as 5p, or back")
+    try:
+        return Detections.from_json(tiles)
+    except (TypeError, ValueError) as error:
+        raise ApiError(400, f"tiles are not detections as /api/detect gives them: {error}") from None
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) < 1e9
+
+
+def _json_body() -> Any:
+    try:
+        return json.loads(request.get_data())
     except RecursionError:
         raise ApiError(400, "malformed JSON: nested too deeply") from None
     except ValueError as error:
         raise ApiError(400, f"malformed JSON: {error}") from None
+
+
+@api.post("/score")
+def score() -> Any:
+    """A table record (JSON body) → the result object of `mjcam score --json`."""
+    record = _json_body()
     try:
         return jsonify(score_table(record))
     except RecordError as error:
@@ -210,7 +269,7 @@ def camera_capture_image(capture_id: int) -> Response:
 @api.post("/camera/captures/<int:capture_id>/detect")
 def camera_capture_detect(capture_id: int) -> Any:
     """A captured still through detection, exactly like an uploaded photo (the same fields)."""
-    how = _read_request()
+    how = _read_request(request.values)
     return jsonify(read_photo_payload(_capture(capture_id)[1], how))
 
 

@@ -2,11 +2,37 @@
 from __future__ import annotations
 
 import argparse
+import json
 import socket
 import sys
 
+from waitress.channel import HTTPChannel
+from waitress.task import ErrorTask
+
+from webui import TOO_LARGE
+
 UPLOAD_BODY_LIMIT = 32 * 2**20
-"""waitress refuses bodies above this outright; the app itself answers 413 above its 20 MB photo limit."""
+"""waitress refuses bodies above this outright (`JsonErrorTask`); the app itself answers 413 above its 20 MB
+photo limit."""
+
+
+class JsonErrorTask(ErrorTask):
+    """What waitress refuses itself (a body over its limit, a malformed request) answered as the API answers:
+    ``{"error": "one line"}``, not waitress's plain text."""
+
+    def execute(self) -> None:
+        error = self.request.error
+        message = TOO_LARGE if error.code == 413 else " ".join(f"{error.reason}: {error.body}".split())
+        body = json.dumps({"error": message}).encode()
+        self.status = f"{error.code} {error.reason}"
+        self.response_headers.append(("Content-Type", "application/json"))
+        self.set_close_on_finish()
+        self.content_length = len(body)
+        self.write(body)
+
+
+class JsonErrorChannel(HTTPChannel):
+    error_task_class = JsonErrorTask
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -58,6 +84,7 @@ def run(args: argparse.Namespace) -> int:
                                         max_request_body_size=UPLOAD_BODY_LIMIT, ident="mjcam")
     except OSError as error:
         return _fail(f"cannot listen on {args.host}:{args.port} ({error.strerror or error})")
+    server.channel_class = JsonErrorChannel
     port = server.effective_port
     shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
     print(f"mjcam: the table page is at http://{shown_host}:{port}/ (model {model['detector']}, "

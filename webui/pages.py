@@ -3,9 +3,12 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, render_template
 
+from vision.images import MAX_BYTES
+
 pages = Blueprint("pages", __name__)
 
 
 @pages.get("/")
 def index() -> str:
-    return render_template("index.html", camera=current_app.extensions["mjcam"].camera is not None)
+    return render_template("index.html", camera=current_app.extensions["mjcam"].camera is not None,
+                           max_bytes=MAX_BYTES)

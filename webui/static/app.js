@@ -1,12 +1,18 @@
 // The table page: capture a hand, correct it, fill in what a photo cannot show, read the score.
 // Everything goes through the JSON API (/api/detect, /api/score, /api/camera…); no framework, no build.
 import { CONTEXT_FIELDS, FLAG_NAMES, MELD_KINDS, STRINGS, needInChinese } from "./i18n.js";
-import { TILE_CODES, formatTiles, isTile, tileButton, tileName } from "./tiles.js";
+import { TILE_CODES, formatTiles, isTile, parseTiles, tileButton, tileName } from "./tiles.js";
 
 const DOUBTFUL = 0.5; // a detection below this confidence is marked doubtful
+const SHOWN_ALTERNATIVE = 0.01; // a classifier's next guess less likely than this is not offered as likely
 const STREAK_RULES = ["fuzhou"]; // dealer_streak (连庄) is read by Fuzhou only (table-format.md)
-const SETTINGS_KEY = "mjcam.settings";
+const DEALER_FLAGS = ["heaven", "earth"]; // win.flags that the scorer checks against the dealer
+const SETTINGS_KEY = "mjcam.settings"; // localStorage: what stays from one hand to the next
+const HAND_KEY = "mjcam.hand"; // sessionStorage: the hand in progress, kept over a reload
+const KEPT_PHOTO_PX = 1280; // the photo is kept (and shown) at most this many pixels across
+const RECORD_JARGON = /^invalid table record: /; // how the API introduces the scorer's line; not for players
 const $ = (id) => document.getElementById(id);
+const MAX_PHOTO_BYTES = Number(document.body.dataset.maxBytes);
 
 // ---------------------------------------------------------------------------------------------- state
 const saved = loadSettings();
@@ -15,22 +21,53 @@ const state = {
   regions: {},
   rules: saved.rules,
   seat: saved.seat ?? 0, // the seat whose hand is shown and photographed
-  dealer: saved.dealer ?? 0,
+  dealer: saved.dealer ?? null, // null: not said yet
   streak: saved.streak ?? 0,
   options: saved.options || {}, // per region: the values set on this device
-  winner: saved.seat ?? 0, // a seat, or null for a drawn hand
-  winnerChosen: false,
-  by: "self_draw",
-  from: null,
-  indicator: null,
-  flags: new Set(),
-  context: {},
-  hands: [0, 1, 2, 3].map(emptyHand),
-  photos: [null, null, null, null], // per seat: {url, width, height, tiles, suggestions, needs}
+  optionProblems: {}, // per option of the rules shown: what is wrong with the value given (not kept)
+  ...emptyTable(saved.seat ?? 0),
 };
+
+/** The facts of one hand, as a new hand starts: what `snapshot` keeps (for an undo and over a reload). */
+function emptyTable(seat) {
+  return {
+    winner: seat, // a seat, or null for a drawn hand
+    winnerChosen: false, // the player chose the winner (a reading no longer sets it)
+    by: null, // self_draw, discard or rob_kong; null: not said yet
+    from: null,
+    indicator: null,
+    indicatorSaid: false, // the player said the indicator (null then means none)
+    flags: [],
+    context: {},
+    hands: [0, 1, 2, 3].map(emptyHand),
+    photos: [null, null, null, null], // per seat: {url, width, height, tiles, codes, groups, problems, suggestions, needs}
+  };
+}
+const TABLE_FIELDS = Object.keys(emptyTable(0));
 
 function emptyHand() {
   return { concealed: [], win: null, melds: [], flowers: [] };
+}
+
+const tileCount = (h) => groupIds(h).reduce((n, gid) => n + groupTiles(h, gid).length, 0);
+
+function snapshot() {
+  return JSON.stringify(Object.fromEntries(TABLE_FIELDS.map((key) => [key, state[key]])));
+}
+
+function restoreSnapshot(text) {
+  Object.assign(state, JSON.parse(text));
+}
+
+/** The hand in progress into sessionStorage; when the photos do not fit, the hand without them. */
+function keepHand() {
+  const table = JSON.parse(snapshot());
+  const withoutPhotos = { ...table, photos: table.photos.map((photo) => photo && { ...photo, url: null }) };
+  for (const kept of [table, withoutPhotos]) {
+    try {
+      return sessionStorage.setItem(HAND_KEY, JSON.stringify(kept));
+    } catch {} // over the quota, or no storage in this browser
+  }
 }
 
 function loadSettings() {
@@ -56,6 +93,7 @@ function t(key, vars = {}) {
 }
 
 function seatLabel(seat) {
+  if (state.dealer === null) return t("seat_only", { n: seat });
   const wind = t("winds").split(",")[(seat - state.dealer + 4) % 4];
   return t("seat_label", { n: seat, wind });
 }
@@ -69,9 +107,14 @@ function translatePage() {
   $("lang").lang = state.lang === "zh" ? "en" : "zh";
 }
 
-function setStatus(text, isError = false) {
+let undoSnapshot = null;
+
+/** One line under the capture buttons; ``undo``: the table as it was, for the Undo button beside it. */
+function setStatus(text, { error = false, undo = null } = {}) {
   $("status").textContent = text;
-  $("status").classList.toggle("error", isError);
+  $("status").classList.toggle("error", error);
+  undoSnapshot = undo;
+  $("undo").hidden = !undo;
 }
 
 // ---------------------------------------------------------------------------------------- the hand
@@ -109,8 +152,8 @@ function putTile(h, gid, tile) {
   if (gid.startsWith("meld:")) guessMeldKind(h.melds[Number(gid.slice(5))]);
 }
 
-function findDetection(seat, det) {
-  const h = state.hands[seat];
+/** Where a detection's tile lies in a hand: {gid, index, tile}, or null when it is not in the hand. */
+function locate(h, det) {
   for (const gid of groupIds(h)) {
     const index = groupTiles(h, gid).findIndex((tile) => tile.det === det);
     if (index >= 0) return { gid, index, tile: groupTiles(h, gid)[index] };
@@ -188,11 +231,15 @@ function meldKind(m) {
 }
 
 // ------------------------------------------------------------------------------------- the record
-/** The table record for /api/score, or {problem} when something must be fixed first. */
+/** The table record for /api/score, or {needed}: what the player must still fix or say before a score. */
 function composeRecord() {
   const info = region();
+  if (!state.hands.some(tileCount)) return { needed: t("score_hint") };
   const unknown = state.hands.findIndex((h) => groupIds(h).some((gid) => groupTiles(h, gid).some((tile) => !isTile(tile.code))));
-  if (unknown >= 0) return { problem: t("problem_facedown", { seat: seatLabel(unknown) }) };
+  if (unknown >= 0) return { needed: t("problem_facedown", { seat: seatLabel(unknown) }) };
+  if (state.winner !== null && !state.hands[state.winner].win) return { needed: t("problem_no_win", { seat: seatLabel(state.winner) }) };
+  const missing = missingFacts();
+  if (missing.length) return { needed: t("score_needs", { facts: missing.map(factName).join(t("list_sep")) }) };
   const players = state.hands.map((h) => ({
     concealed: formatTiles([...h.concealed, ...(h.win ? [h.win] : [])].map((tile) => tile.code)),
     melds: h.melds.filter((m) => m.tiles.length).map(meldRecord),
@@ -201,7 +248,7 @@ function composeRecord() {
   const record = {
     rules: state.rules,
     options: state.options[state.rules] || {},
-    dealer: state.dealer,
+    dealer: state.dealer ?? 0, // not asked for by these rules
     dealer_streak: STREAK_RULES.includes(state.rules) ? state.streak : 0,
     indicator: info.indicator ? state.indicator : null,
     players,
@@ -212,38 +259,83 @@ function composeRecord() {
     if (state.context[name]) record.context[name] = state.context[name];
   }
   if (state.winner !== null) {
-    const winner = state.hands[state.winner];
-    if (!winner.win) return { problem: t("problem_no_win", { seat: seatLabel(state.winner) }) };
-    record.win = { player: state.winner, tile: winner.win.code, by: state.by, flags: [...state.flags].filter((f) => info.flags.includes(f)) };
+    record.win = { player: state.winner, tile: state.hands[state.winner].win.code, by: state.by, flags: state.flags.filter((f) => info.flags.includes(f)) };
     if (state.by !== "self_draw") record.win.from = state.from;
   }
   return { record };
 }
 
-let scoreRequest = 0;
-async function updateScore() {
-  const request = ++scoreRequest;
-  const { record, problem } = composeRecord();
-  if (problem) return showScoreError(problem);
-  let response, body;
-  try {
-    response = await fetch("/api/score", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(record) });
-    body = await response.json();
-  } catch {
-    if (request === scoreRequest) showScoreError(t("no_server"));
-    return;
-  }
-  if (request !== scoreRequest) return; // a newer change is on its way
-  if (!response.ok) return showScoreError(body.error);
-  renderScore(body);
+/**
+ * The facts of a win that only the player can give and has not: how it was won and from whom, and those the
+ * reader marked required (`needs`: the dealer, the indicator). Nothing is assumed for them.
+ */
+function missingFacts() {
+  if (state.winner === null) return [];
+  const asked = new Set(state.photos.flatMap((photo) => (photo?.needs || []).filter((need) => need.required).map((need) => need.key)));
+  if (state.flags.some((flag) => DEALER_FLAGS.includes(flag))) asked.add("dealer");
+  if (!region().indicator) asked.delete("indicator");
+  const keys = [state.by === null ? "win.by" : "win.from", ...["dealer", "indicator"].filter((key) => asked.has(key))];
+  return keys.filter((key) => !factGiven(key));
 }
 
-function showScoreError(message) {
-  $("score-error").textContent = message;
-  $("score-error").hidden = false;
+/** Whether the player has given a fact of `needs` (false for those the page cannot tell). */
+function factGiven(key, seat = state.seat) {
+  const h = state.hands[seat];
+  if (key === "win.by") return state.winner === null || state.by !== null;
+  if (key === "win.from") return state.winner === null || state.by === "self_draw" || (state.by !== null && state.from !== null);
+  if (key === "win.tile") return !!h.win;
+  if (key === "dealer") return state.dealer !== null;
+  if (key === "indicator") return state.indicator !== null || state.indicatorSaid;
+  if (/^melds\.\d+\.tiles$/.test(key)) return h.melds.every((meld) => meld.tiles.every((tile) => isTile(tile.code)));
+  return false;
+}
+
+function factName(key) {
+  return t(`fact_${key.replace(".", "_")}`, { name: region().indicator });
+}
+
+let scoreRequest = 0;
+async function updateScore() {
+  keepHand();
+  const request = ++scoreRequest;
+  const { record, needed } = composeRecord();
+  if (needed) return showScoreMessage(needed);
+  const { answer, error } = await post("/api/score", record, "score_error");
+  if (request !== scoreRequest) return; // a newer change is on its way
+  if (error) return showScoreMessage(error, true);
+  renderScore(answer);
+}
+
+/** No score: what is still needed (a note), or why the scorer refused the hand (an error). */
+function showScoreMessage(message, isError = false) {
+  $("score-needed").textContent = isError ? "" : message;
+  $("score-needed").hidden = isError;
+  $("score-error").textContent = isError ? message : "";
+  $("score-error").hidden = !isError;
   $("score-body").hidden = true;
   $("thumb-score").textContent = t("score");
 }
+
+/**
+ * POST to the API (a FormData, or an object sent as JSON): {answer}, or {error}: one line, the server's
+ * (English) under the page's label ``label``, or the page's own words when no JSON came back.
+ */
+async function post(url, body, label) {
+  const json = body !== undefined && !(body instanceof FormData);
+  let response;
+  try {
+    response = await fetch(url, { method: "POST", body: json ? JSON.stringify(body) : body, headers: json ? { "Content-Type": "application/json" } : {} });
+  } catch {
+    return { error: t("no_server") };
+  }
+  if (response.status === 413) return { error: tooLarge() };
+  const answer = await response.json().catch(() => null);
+  if (!answer) return { error: t("http_error", { status: response.status }) };
+  if (!response.ok) return { error: t(label, { why: String(answer.error).replace(RECORD_JARGON, "") }) };
+  return { answer };
+}
+
+const tooLarge = () => t("too_large", { mb: Math.floor(MAX_PHOTO_BYTES / 2 ** 20) });
 
 // ---------------------------------------------------------------------------------------- rendering
 /** After the player edits the hand: the reader's notes and suggestions were about its reading, not this. */
@@ -273,7 +365,7 @@ function renderSeatTabs() {
     tab.id = `seat-tab-${seat}`;
     tab.setAttribute("aria-pressed", String(seat === state.seat));
     tab.innerHTML = `<span>${seatLabel(seat)}</span> <small>${count ? t("n_tiles", { n: count }) : t("blank")}</small>`;
-    if (seat === state.winner) tab.insertAdjacentHTML("beforeend", ` <b class="badge">${t("winner_badge")}</b>`);
+    if (seat === state.winner && (state.winnerChosen || state.hands.some(tileCount))) tab.insertAdjacentHTML("beforeend", ` <b class="badge">${t("winner_badge")}</b>`);
     if (seat === state.dealer) tab.insertAdjacentHTML("beforeend", ` <b class="badge dealer">${t("dealer_badge")}</b>`);
     tab.addEventListener("click", () => {
       state.seat = seat;
@@ -305,7 +397,8 @@ function renderHand() {
       const photoTile = tile.det !== null ? state.photos[state.seat]?.tiles[tile.det] : null;
       const doubtful = photoTile && photoTile.confidence < DOUBTFUL;
       const button = tileButton(tile.code, state.lang, { extra: doubtful ? "doubtful" : "", title: doubtful ? t("doubtful") : "" });
-      button.addEventListener("click", () => openTileEditor(gid, index));
+      button.dataset.slot = `${gid}/${index}`;
+      button.addEventListener("click", () => openTileEditor(gid, index, [`[data-slot="${gid}/${index}"]`, `[data-group="${gid}"] .tile`, "#groups .tile"]));
       tiles.append(button);
     });
     if (gid !== "win") {
@@ -314,7 +407,7 @@ function renderHand() {
       add.className = "tile add";
       add.textContent = "+";
       add.setAttribute("aria-label", t("add_to", { group: title }));
-      add.addEventListener("click", () => openTileAdder(gid, title));
+      add.addEventListener("click", () => openTileAdder(gid, title, null, [`[data-group="${gid}"] .tile.add`]));
       tiles.append(add);
     } else if (!h.win) {
       const empty = document.createElement("p");
@@ -334,6 +427,7 @@ function renderHand() {
     const header = document.createElement("button");
     header.type = "button";
     header.className = "meld-kind";
+    header.dataset.meld = i;
     header.textContent = t(`kind_${meld.kind}`) + (meld.from !== null && MELD_KINDS[meld.kind].claimed ? ` ← ${seatLabel(meld.from)}` : "");
     header.setAttribute("aria-label", t("edit_meld", { n: i + 1, kind: t(`kind_${meld.kind}`) }));
     header.addEventListener("click", () => openMeldEditor(i));
@@ -347,19 +441,25 @@ function renderOverlay() {
   $("photo").hidden = !photo;
   if (!photo) return;
   const img = $("photo-img");
-  if (img.getAttribute("src") !== photo.url) img.src = photo.url;
+  img.hidden = !photo.url; // not kept over a reload when it did not fit: the boxes alone
+  if (photo.url && img.getAttribute("src") !== photo.url) img.src = photo.url;
   img.alt = t("photo_alt", { seat: seatLabel(state.seat) });
+  $("photo-wrap").style.aspectRatio = `${photo.width} / ${photo.height}`;
   const svg = $("overlay");
   svg.setAttribute("viewBox", `0 0 ${photo.width} ${photo.height}`);
   svg.setAttribute("aria-label", t("overlay_label", { n: photo.tiles.length }));
   svg.replaceChildren();
   const ns = "http://www.w3.org/2000/svg";
   const stroke = Math.max(2, Math.max(photo.width, photo.height) / 400);
-  const area = ({ box: [x1, y1, x2, y2] }) => (x2 - x1) * (y2 - y1);
-  const order = photo.tiles.map((_, i) => i).sort((a, b) => area(photo.tiles[b]) - area(photo.tiles[a]));
-  for (const i of order) { // larger boxes first, so that a small box overlapping one stays on top to tap
+  const open = (i) => {
+    const linked = locate(hand(), i);
+    const focusAfter = [`#overlay g[data-index="${i}"]`];
+    if (linked) openTileEditor(linked.gid, linked.index, focusAfter);
+    else openTileAdder("concealed", t("concealed"), i, focusAfter);
+  };
+  for (const i of readingOrder(photo.tiles)) {
     const d = photo.tiles[i];
-    const linked = findDetection(state.seat, i);
+    const linked = locate(hand(), i);
     const code = linked ? linked.tile.code : d.tile;
     const [x1, y1, x2, y2] = d.box;
     const g = document.createElementNS(ns, "g");
@@ -386,16 +486,42 @@ function renderOverlay() {
     const title = document.createElementNS(ns, "title");
     title.textContent = `${name} · ${Math.round(d.confidence * 100)}%`;
     g.append(title, rect, label);
-    const open = () => (linked ? openTileEditor(linked.gid, linked.index) : openTileAdder("concealed", t("concealed"), i));
-    g.addEventListener("click", open);
+    g.addEventListener("click", (event) => open(boxAt(svg, photo.tiles, event) ?? i));
     g.addEventListener("keydown", (event) => {
       if (event.key === "Enter" || event.key === " ") {
         event.preventDefault();
-        open();
+        open(i);
       }
     });
     svg.append(g);
   }
+}
+
+/** Box indices in reading order (Tab follows it): rows from the top, each from the left; a box joins a row
+ * when its centre lies within half a typical box height of the row's first. */
+function readingOrder(tiles) {
+  const middle = (i) => (tiles[i].box[1] + tiles[i].box[3]) / 2;
+  const heights = tiles.map(({ box }) => box[3] - box[1]).sort((a, b) => a - b);
+  const half = (heights[heights.length >> 1] ?? 0) / 2;
+  const rows = [];
+  for (const i of tiles.map((_, i) => i).sort((a, b) => middle(a) - middle(b))) {
+    const row = rows.at(-1);
+    if (row && middle(i) - middle(row[0]) < half) row.push(i);
+    else rows.push([i]);
+  }
+  return rows.flatMap((row) => row.sort((a, b) => tiles[a].box[0] - tiles[b].box[0]));
+}
+
+/** The smallest box under a tap: where boxes overlap (a tile lying on another), the one that is not covered. */
+function boxAt(svg, tiles, event) {
+  const point = new DOMPoint(event.clientX, event.clientY).matrixTransform(svg.getScreenCTM().inverse());
+  let best = null;
+  let bestArea = Infinity;
+  tiles.forEach(({ box: [x1, y1, x2, y2] }, i) => {
+    const area = (x2 - x1) * (y2 - y1);
+    if (point.x >= x1 && point.x <= x2 && point.y >= y1 && point.y <= y2 && area < bestArea) [best, bestArea] = [i, area];
+  });
+  return best;
 }
 
 function renderReaderNotes() {
@@ -425,8 +551,10 @@ function renderReaderNotes() {
   $("need-list").replaceChildren(
     ...needs.map((need) => {
       const item = document.createElement("li");
-      item.textContent = state.lang === "zh" ? needInChinese(need.key) ?? need.question : need.question;
+      const given = factGiven(need.key, state.seat);
+      item.textContent = `${given ? "✓ " : ""}${state.lang === "zh" ? needInChinese(need.key) ?? need.question : need.question}`;
       item.classList.toggle("required", need.required);
+      item.classList.toggle("given", given);
       return item;
     }),
   );
@@ -446,7 +574,7 @@ function suggestionText(s) {
 /** Take the reader's corrected hand: the changed detections read as suggested, dropped ones left out. */
 function acceptSuggestion(s) {
   const photo = state.photos[state.seat];
-  const codes = photo.tiles.map((d) => d.tile);
+  const codes = [...photo.codes];
   for (const change of s.changes) codes[change.index] = change.tile;
   state.hands[state.seat] = handFromReading({ ...s.hand, win_tile: s.win_tile, groups: photo.groups }, codes);
   photo.suggestions = [];
@@ -465,16 +593,16 @@ function renderWinFields() {
     radio.checked = radio.value === state.by;
   });
   const others = [0, 1, 2, 3].filter((seat) => seat !== state.winner);
-  if (!others.includes(state.from)) state.from = won ? (state.winner + 3) % 4 : null; // default: the 上家
-  $("from").replaceChildren(...others.map((seat) => new Option(seatLabel(seat), seat, false, seat === state.from)));
-  $("from-field").hidden = !won || state.by === "self_draw";
-  $("dealer").replaceChildren(...[0, 1, 2, 3].map((seat) => new Option(seatLabel(seat), seat, false, seat === state.dealer)));
+  if (!others.includes(state.from)) state.from = null;
+  $("from").replaceChildren(new Option("—", "", false, state.from === null), ...others.map((seat) => new Option(seatLabel(seat), seat, false, seat === state.from)));
+  $("from-field").hidden = !won || state.by === null || state.by === "self_draw";
+  $("dealer").replaceChildren(new Option("—", "", false, state.dealer === null), ...[0, 1, 2, 3].map((seat) => new Option(seatLabel(seat), seat, false, seat === state.dealer)));
   $("streak-field").hidden = !STREAK_RULES.includes(state.rules);
   $("streak").value = state.streak;
   const info = region();
   $("indicator-field").hidden = !info.indicator;
   $("indicator-label").textContent = t("indicator", { name: info.indicator || "" });
-  const indicator = state.indicator ? tileButton(state.indicator, state.lang) : t("none");
+  const indicator = state.indicator ? tileButton(state.indicator, state.lang) : state.indicatorSaid ? t("none") : "—";
   if (state.indicator) indicator.addEventListener("click", openIndicatorPicker);
   $("indicator-tile").replaceChildren(indicator);
 }
@@ -486,8 +614,8 @@ function renderRegionFields() {
   flags.replaceChildren(flags.querySelector("legend"));
   flags.hidden = !info.flags.length;
   for (const flag of info.flags) {
-    flags.append(checkbox(`flag-${flag}`, FLAG_NAMES[flag]?.[state.lang] ?? flag, state.flags.has(flag), (on) => {
-      on ? state.flags.add(flag) : state.flags.delete(flag);
+    flags.append(checkbox(`flag-${flag}`, FLAG_NAMES[flag]?.[state.lang] ?? flag, state.flags.includes(flag), (on) => {
+      state.flags = on ? [...state.flags, flag] : state.flags.filter((f) => f !== flag);
       updateScore();
     }));
   }
@@ -519,42 +647,90 @@ function renderRegionFields() {
   for (const option of info.options) {
     const description = state.lang === "zh" ? option.description_zh : option.description;
     const value = values[option.name] ?? option.default;
-    const set = (v) => {
-      values[option.name] = v;
-      saveSettings();
-      updateScore();
+    const problem = Object.assign(document.createElement("small"), { id: `option-${option.name}-problem`, className: "error" });
+    const showProblem = (input) => {
+      problem.textContent = state.optionProblems[option.name] ?? "";
+      problem.hidden = !problem.textContent;
+      input.setAttribute("aria-invalid", String(!problem.hidden));
     };
-    if (option.type === "bool") {
-      options.append(checkbox(`option-${option.name}`, `${option.name}: ${description}`, value, set));
-      continue;
-    }
-    const label = document.createElement("label");
-    label.className = "option";
-    label.innerHTML = `<span><code>${option.name}</code> ${escapeHtml(description)}</span>`;
+    const set = (input, v) => {
+      const bad = optionProblem(option, v);
+      if (bad) state.optionProblems[option.name] = bad; // shown at the field, not kept: photos are read with the value before
+      else {
+        delete state.optionProblems[option.name];
+        values[option.name] = v;
+        saveSettings();
+        updateScore();
+      }
+      showProblem(input);
+    };
+    let field;
     let input;
-    if (option.type === "choice") {
-      input = document.createElement("select");
-      option.allowed.forEach((a) => input.append(new Option(String(a), JSON.stringify(a), false, a === value)));
-      input.addEventListener("change", () => set(JSON.parse(input.value)));
-    } else if (option.type === "int") {
-      const [low, high] = [option.minimum ?? 0, option.maximum ?? Infinity];
-      input = document.createElement("input");
-      Object.assign(input, { type: "number", min: low, step: 1, value, inputMode: "numeric" });
-      if (option.maximum !== undefined) input.max = high;
-      input.addEventListener("change", () => {
-        const v = Math.min(high, Math.max(low, Math.round(Number(input.value) || 0)));
-        input.value = v;
-        set(v);
-      });
+    if (option.type === "bool") {
+      field = checkbox(`option-${option.name}`, description, value, (on) => set(input, on));
+      input = field.querySelector("input");
     } else {
-      input = document.createElement("input"); // flower_groups: two tile strings
-      Object.assign(input, { type: "text", value: value.join(" "), spellcheck: false });
-      input.addEventListener("change", () => set(input.value.trim().split(/[\s,]+/)));
+      field = document.createElement("label");
+      field.className = "option";
+      field.append(Object.assign(document.createElement("span"), { textContent: description }));
+      if (option.type === "choice") {
+        input = document.createElement("select");
+        option.allowed.forEach((a) => input.append(new Option(String(a), JSON.stringify(a), false, a === value)));
+        input.addEventListener("change", () => set(input, JSON.parse(input.value)));
+      } else if (option.type === "int") {
+        const [low, high] = [option.minimum ?? 0, option.maximum ?? Infinity];
+        input = document.createElement("input");
+        Object.assign(input, { type: "number", min: low, step: 1, value, inputMode: "numeric" });
+        if (option.maximum !== undefined) input.max = high;
+        input.addEventListener("change", () => {
+          const v = Math.min(high, Math.max(low, Math.round(Number(input.value) || 0)));
+          input.value = v;
+          set(input, v);
+        });
+      } else {
+        input = document.createElement("input"); // flower_groups: two tile strings
+        Object.assign(input, { type: "text", value: value.join(" "), spellcheck: false, autocapitalize: "off" });
+        input.addEventListener("change", () => set(input, input.value.trim().split(/[\s,]+/)));
+      }
+      input.id = `option-${option.name}`;
+      field.append(input);
     }
-    input.id = `option-${option.name}`;
-    label.append(input);
-    options.append(label);
+    input.setAttribute("aria-describedby", problem.id);
+    showProblem(input);
+    field.append(problem);
+    options.append(field);
   }
+  if (Object.keys(state.optionProblems).length) $("options-box").open = true;
+}
+
+/** What is wrong with a value of a table option, in the page's language (the scorer's checks), or null. */
+function optionProblem(option, value) {
+  const valid = {
+    bool: () => typeof value === "boolean",
+    int: () => Number.isInteger(value) && value >= (option.minimum ?? 0) && value <= (option.maximum ?? Infinity),
+    choice: () => option.allowed.includes(value),
+    flower_groups: () => {
+      const groups = Array.isArray(value) && value.length === 2 ? value.map((v) => (typeof v === "string" ? parseTiles(v) : null)) : [];
+      return groups.length === 2 && groups.every((g) => g?.length === 4 && g.every((code) => code.endsWith("f"))) && new Set(groups.flat()).size === 8;
+    },
+  }[option.type];
+  if (!valid || valid()) return null;
+  return option.type === "flower_groups" ? t("bad_flower_groups") : t("bad_option");
+}
+
+/** Options kept on this device that these rules no longer take (or never did) are dropped, named at the field. */
+function dropInvalidOptions() {
+  for (const [rules, values] of Object.entries(state.options)) {
+    const known = state.regions[rules]?.options ?? [];
+    for (const [name, value] of Object.entries(values)) {
+      const option = known.find((o) => o.name === name);
+      const problem = option ? optionProblem(option, value) : t("bad_option");
+      if (!problem) continue;
+      delete values[name];
+      if (rules === state.rules && option) state.optionProblems[name] = problem;
+    }
+  }
+  saveSettings();
 }
 
 function checkbox(id, text, checked, onChange) {
@@ -575,8 +751,10 @@ function escapeHtml(text) {
 function renderScore(result) {
   const info = region();
   const how = state.winner === null ? t("no_winner") : `${t("winner")}: ${seatLabel(state.winner)}, ${t(state.by)}`;
-  $("print-summary").textContent = `${info.name_zh} ${info.name} · ${t("dealer")}: ${seatLabel(state.dealer)} · ${how}`;
+  const dealer = state.dealer === null ? "" : ` · ${t("dealer")}: ${seatLabel(state.dealer)}`;
+  $("print-summary").textContent = `${info.name_zh} ${info.name}${dealer} · ${how}`;
   $("score-error").hidden = true;
+  $("score-needed").hidden = true;
   $("score-body").hidden = false;
   const sign = (v) => (v > 0 ? `+${v}` : String(v));
   const net = $("net-table");
@@ -643,7 +821,7 @@ function buildPalette(onPick, likely = []) {
     box.append(h, tiles);
     palette.append(box);
   };
-  const seen = likely.filter(([code], i) => isTile(code) && likely.findIndex(([other]) => other === code) === i);
+  const seen = likely.filter(([code, p], i) => isTile(code) && (i === 0 || p >= SHOWN_ALTERNATIVE) && likely.findIndex(([other]) => other === code) === i);
   if (seen.length) row(t("likely"), seen.map(([c]) => c), seen.map(([, p]) => p));
   for (const suit of ["m", "p", "s", "z", "f"]) {
     row(t(`suit_${suit}`), TILE_CODES.filter((code) => code[1] === suit));
@@ -656,7 +834,27 @@ function likelyOf(det) {
   return d ? [[d.tile, d.confidence], ...d.alternatives] : [];
 }
 
-function openTileEditor(gid, index) {
+let focusAfterDialog = []; // selectors: the first element found gets the focus when a dialog closes
+
+/** A dialog, modal; as it closes, the focus goes to the first of ``focusAfter`` found (the page is redrawn). */
+function openDialog(dialog, focusAfter) {
+  focusAfterDialog = focusAfter;
+  dialog.showModal();
+}
+
+function setUpDialogs() {
+  for (const dialog of document.querySelectorAll("dialog")) {
+    dialog.addEventListener("close", () => focusAfterDialog.map((selector) => document.querySelector(selector)).find(Boolean)?.focus());
+    dialog.addEventListener("click", (event) => { // a tap on the backdrop closes it
+      const r = dialog.getBoundingClientRect();
+      const outside = event.clientX < r.left || event.clientX > r.right || event.clientY < r.top || event.clientY > r.bottom;
+      if (event.target === dialog && outside) dialog.close();
+    });
+  }
+}
+
+/** The dialog of one tile of the hand: another tile from the palette, winning tile, remove, move. */
+function openTileEditor(gid, index, focusAfter) {
   const h = hand();
   const tile = groupTiles(h, gid)[index];
   const dialog = $("tile-dialog");
@@ -666,7 +864,7 @@ function openTileEditor(gid, index) {
   $("act-win").hidden = !(gid === "win" || gid === "concealed");
   $("act-win").onclick = () => {
     putTile(h, gid === "win" ? "concealed" : "win", takeTile(h, gid, index));
-    if (gid !== "win" && !state.winnerChosen) state.winner = state.seat;
+    if (gid !== "win") claimWinner(state.seat);
     dialog.close();
     changed();
   };
@@ -696,7 +894,7 @@ function openTileEditor(gid, index) {
     dialog.close();
     changed();
   }, likelyOf(tile.det));
-  dialog.showModal();
+  openDialog(dialog, focusAfter);
 }
 
 function groupTitle(h, gid) {
@@ -709,18 +907,20 @@ function groupTitle(h, gid) {
 }
 
 /** The palette for adding tiles to a group (stays open to add several); ``det`` links the first to a box. */
-function openTileAdder(gid, title, det = null) {
+function openTileAdder(gid, title, det, focusAfter) {
   const dialog = $("tile-dialog");
   $("tile-dialog-title").textContent = t("add_to", { group: title });
   $("tile-actions").hidden = true;
   let link = det;
+  const added = [];
   buildPalette((code) => {
     putTile(hand(), gid, { code, det: link });
     link = null;
-    $("tile-dialog-title").textContent = `${t("add_to", { group: title })} — ${t("added", { tiles: groupTiles(hand(), gid).map((x) => tileName(x.code, state.lang)).join(" ") })}`;
+    added.push(tileName(code, state.lang));
+    $("tile-dialog-title").textContent = `${t("add_to", { group: title })} — ${t("added", { tiles: added.join(t("list_sep")) })}`;
     changed();
   }, likelyOf(det));
-  dialog.showModal();
+  openDialog(dialog, focusAfter);
 }
 
 function openIndicatorPicker() {
@@ -728,12 +928,11 @@ function openIndicatorPicker() {
   $("tile-dialog-title").textContent = t("indicator", { name: region().indicator });
   $("tile-actions").hidden = true;
   buildPalette((code) => {
-    state.indicator = code;
+    Object.assign(state, { indicator: code, indicatorSaid: true });
     dialog.close();
-    renderWinFields();
-    updateScore();
+    render();
   });
-  dialog.showModal();
+  openDialog(dialog, ["#indicator-pick"]);
 }
 
 function openMeldEditor(i) {
@@ -775,41 +974,105 @@ function openMeldEditor(i) {
     dialog.close();
     changed();
   };
-  dialog.showModal();
+  openDialog(dialog, [`.meld-kind[data-meld="${i}"]`, '[data-group="concealed"] .tile.add']);
 }
 
 // ------------------------------------------------------------------------------------------ capture
 async function readPhoto(file) {
-  const seat = state.seat;
-  const url = URL.createObjectURL(file);
+  if (file.size > MAX_PHOTO_BYTES) return setStatus(tooLarge(), { error: true });
   const form = new FormData();
   form.append("image", file, file.name || "photo.jpg");
-  await requestReading(seat, url, "/api/detect", form);
+  await requestReading(state.seat, keptPhoto(file), "/api/detect", form);
 }
 
-async function requestReading(seat, url, endpoint, form) {
-  form.append("rules", state.rules);
-  form.append("seat", seat);
-  if (region().indicator && state.indicator) form.append("indicator", state.indicator);
-  form.append("options", JSON.stringify(state.options[state.rules] || {}));
-  setStatus(t("reading"));
-  let response, body;
+/** The photo as a JPEG data URL at most KEPT_PHOTO_PX across (small enough to keep over a reload), or null
+ * for a photo this browser cannot draw (the boxes are shown alone). */
+async function keptPhoto(file) {
   try {
-    response = await fetch(endpoint, { method: "POST", body: form });
-    body = await response.json();
+    const bitmap = await createImageBitmap(file);
+    const scale = Math.min(1, KEPT_PHOTO_PX / Math.max(bitmap.width, bitmap.height));
+    const canvas = Object.assign(document.createElement("canvas"), { width: Math.round(bitmap.width * scale), height: Math.round(bitmap.height * scale) });
+    canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+    bitmap.close();
+    return canvas.toDataURL("image/jpeg", 0.85);
   } catch {
-    return setStatus(t("no_server"), true);
+    return null;
   }
-  if (!response.ok) return setStatus(body.error, true);
-  const old = state.photos[seat];
-  if (old?.url.startsWith("blob:")) URL.revokeObjectURL(old.url);
-  const { groups = [], problems = [] } = body.hand || {};
-  state.photos[seat] = { url, width: body.width, height: body.height, tiles: body.tiles, groups, problems, suggestions: body.suggestions, needs: body.needs };
-  state.hands[seat] = handFromReading(body.hand, body.tiles.map((d) => d.tile));
-  if (state.hands[seat].win && !state.winnerChosen) state.winner = seat;
+}
+
+/** What a reading of the seat's hand needs to know of the table (the fields of /api/detect and /api/group). */
+function readingFields(seat) {
+  const fields = { rules: state.rules, seat, options: state.options[state.rules] || {} };
+  if (region().indicator && state.indicator) fields.indicator = state.indicator;
+  return fields;
+}
+
+/** Read a photo (``photoUrl``: what shows it, or a promise of it) as the seat's hand. A photo with no tile
+ * changes nothing; a hand it replaces can be brought back (Undo). */
+async function requestReading(seat, photoUrl, endpoint, form) {
+  for (const [name, value] of Object.entries(readingFields(seat))) form.append(name, typeof value === "object" ? JSON.stringify(value) : value);
+  setStatus(t("reading"));
+  const { answer, error } = await post(endpoint, form, "photo_error");
+  if (error) return setStatus(error, { error: true });
+  if (!answer.tiles.length) return setStatus(t("no_tiles"), { error: true });
+  const before = tileCount(state.hands[seat]) ? snapshot() : null;
+  state.photos[seat] = { url: await photoUrl, width: answer.width, height: answer.height, tiles: answer.tiles };
+  applyReading(seat, answer, answer.tiles.map((d) => d.tile));
+  claimWinner(seat);
   state.seat = seat;
-  const doubtful = body.tiles.filter((d) => d.confidence < DOUBTFUL).length;
-  setStatus(t("found", { n: body.tiles.length, doubtful }));
+  const notes = [t("found", { n: answer.tiles.length, doubtful: answer.tiles.filter((d) => d.confidence < DOUBTFUL).length })];
+  if (state.hands[seat].win && state.winner !== null && state.winner !== seat) notes.push(t("not_winner_note", { seat: seatLabel(seat), winner: seatLabel(state.winner) }));
+  if (before) notes.push(t("replaced", { seat: seatLabel(seat) }));
+  setStatus(notes.join(" "), { undo: before });
+  render();
+}
+
+/** A reading (`hand`, `suggestions`, `needs` of /api/detect or /api/group) as the seat's hand and notes;
+ * ``codes``: each detection's tile as the reader was given it (null: not given). */
+function applyReading(seat, answer, codes) {
+  const { groups = [], problems = [] } = answer.hand || {};
+  Object.assign(state.photos[seat], { codes, groups, problems, suggestions: answer.suggestions, needs: answer.needs });
+  state.hands[seat] = handFromReading(answer.hand, codes);
+}
+
+/** The first hand read or marked sets the winner while the player has not chosen one; later hands (another
+ * seat's, in rules that score every hand) never move it. */
+function claimWinner(seat) {
+  if (!state.winnerChosen && state.hands.every((h, other) => other === seat || !tileCount(h))) state.winner = seat;
+}
+
+/**
+ * Every photographed hand read again under the rules now chosen (/api/group), keeping what the player did:
+ * tiles corrected, removed or named (face down), tiles added by hand, the winning tile chosen.
+ */
+async function regroup() {
+  const rules = state.rules;
+  for (const seat of [0, 1, 2, 3]) {
+    const photo = state.photos[seat];
+    if (!photo) continue;
+    const old = state.hands[seat];
+    const now = new Map(); // detection -> its tile in the hand now
+    for (const gid of groupIds(old)) groupTiles(old, gid).forEach((tile) => tile.det !== null && now.set(tile.det, tile.code));
+    const sent = [...now.keys()].sort((a, b) => a - b);
+    const given = (i) => (photo.tiles[i].tile === "back" ? "back" : now.get(i)); // a face-down tile stays one for the layout
+    const tiles = sent.map((i) => ({ ...photo.tiles[i], tile: given(i) }));
+    const { answer, error } = await post("/api/group", { ...readingFields(seat), width: photo.width, height: photo.height, tiles }, "photo_error");
+    if (state.rules !== rules || state.photos[seat] !== photo) return; // changed again meanwhile
+    if (error) {
+      setStatus(error, { error: true });
+      continue;
+    }
+    answer.hand.groups.forEach((g) => (g.tiles = g.tiles.map((j) => sent[j])));
+    answer.suggestions.forEach((s) => s.changes.forEach((c) => (c.index = sent[c.index])));
+    applyReading(seat, answer, photo.tiles.map((_, i) => (now.has(i) ? given(i) : null)));
+    const h = state.hands[seat];
+    for (const gid of groupIds(h)) groupTiles(h, gid).forEach((tile) => tile.det !== null && (tile.code = now.get(tile.det)));
+    for (const gid of groupIds(old)) {
+      for (const tile of groupTiles(old, gid).filter((x) => x.det === null)) putTile(h, ["win", "flowers"].includes(gid) ? gid : "concealed", tile);
+    }
+    const win = old.win?.det != null && h.win?.det !== old.win.det ? locate(h, old.win.det) : null;
+    if (win) putTile(h, "win", takeTile(h, win.gid, win.index));
+  }
   render();
 }
 
@@ -849,7 +1112,7 @@ function setUpDeviceCamera() {
     try {
       stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment", width: { ideal: 1920 } } });
     } catch (error) {
-      return setStatus(t("camera_refused", { why: error.message }), true);
+      return setStatus(t("camera_refused", { why: error.message }), { error: true });
     }
     video.srcObject = stream;
     $("device-camera").hidden = false;
@@ -895,10 +1158,9 @@ function setUpTableCamera() {
   };
   poll();
   $("capture-now").addEventListener("click", async () => {
-    const response = await fetch("/api/camera/capture", { method: "POST" });
-    const body = await response.json();
-    if (!response.ok) return setStatus(body.error, true);
-    readCapture(body.id);
+    const { answer, error } = await post("/api/camera/capture", undefined, "photo_error");
+    if (error) return setStatus(error, { error: true });
+    readCapture(answer.id);
   });
 }
 
@@ -914,10 +1176,11 @@ function setUpControls() {
   });
   $("rules").addEventListener("change", () => {
     state.rules = $("rules").value;
-    state.indicator = null;
+    state.optionProblems = {};
     saveSettings();
     renderRegionFields();
     render();
+    regroup();
   });
   $("winner").addEventListener("change", () => {
     state.winner = $("winner").value === "none" ? null : Number($("winner").value);
@@ -927,16 +1190,15 @@ function setUpControls() {
   document.querySelectorAll('input[name="by"]').forEach((radio) =>
     radio.addEventListener("change", () => {
       state.by = radio.value;
-      renderWinFields();
-      updateScore();
+      render();
     }),
   );
   $("from").addEventListener("change", () => {
-    state.from = Number($("from").value);
-    updateScore();
+    state.from = $("from").value === "" ? null : Number($("from").value);
+    render();
   });
   $("dealer").addEventListener("change", () => {
-    state.dealer = Number($("dealer").value);
+    state.dealer = $("dealer").value === "" ? null : Number($("dealer").value);
     saveSettings();
     render();
   });
@@ -947,24 +1209,32 @@ function setUpControls() {
   });
   $("indicator-pick").addEventListener("click", openIndicatorPicker);
   $("indicator-clear").addEventListener("click", () => {
-    state.indicator = null;
-    renderWinFields();
-    updateScore();
+    Object.assign(state, { indicator: null, indicatorSaid: true });
+    render();
   });
   $("add-meld").addEventListener("click", () => {
     hand().melds.push({ kind: "pung", tiles: [], from: null, auto: true });
     changed();
-    openTileAdder(`meld:${hand().melds.length - 1}`, t("meld_n", { n: hand().melds.length }));
+    const gid = `meld:${hand().melds.length - 1}`;
+    openTileAdder(gid, t("meld_n", { n: hand().melds.length }), null, [`[data-group="${gid}"] .tile.add`, "#add-meld"]);
   });
   $("clear-hand").addEventListener("click", () => {
+    const before = tileCount(hand()) ? snapshot() : null;
     state.hands[state.seat] = emptyHand();
     state.photos[state.seat] = null;
+    setStatus(before ? t("cleared", { seat: seatLabel(state.seat) }) : "", { undo: before });
     render();
   });
   $("new-hand").addEventListener("click", () => {
-    state.hands = [0, 1, 2, 3].map(emptyHand);
-    state.photos = [null, null, null, null];
-    Object.assign(state, { winner: state.seat, winnerChosen: false, by: "self_draw", from: null, indicator: null, flags: new Set(), context: {} });
+    const before = snapshot();
+    Object.assign(state, emptyTable(state.seat));
+    const lost = snapshot() !== before;
+    setStatus(lost ? t("new_hand_started") : "", { undo: lost ? before : null });
+    renderRegionFields();
+    render();
+  });
+  $("undo").addEventListener("click", () => {
+    restoreSnapshot(undoSnapshot);
     setStatus("");
     renderRegionFields();
     render();
@@ -982,8 +1252,14 @@ async function start() {
   translatePage();
   state.regions = await (await fetch("/api/regions")).json();
   if (!(state.rules in state.regions)) state.rules = Object.keys(state.regions)[0];
+  dropInvalidOptions();
+  try {
+    const kept = sessionStorage.getItem(HAND_KEY); // the hand in progress before a reload
+    if (kept) restoreSnapshot(kept);
+  } catch {} // no storage in this browser, or unreadable: a new hand
   fillRules();
   setUpControls();
+  setUpDialogs();
   setUpCapture();
   renderRegionFields();
   render();

@@ -11,7 +11,7 @@ export const TILE_CODES = [
 const INDEX = Object.fromEntries(TILE_CODES.map((c, i) => [c, i]));
 const NUMERALS = "一二三四五六七八九";
 const SUIT_ZH = { m: "萬", p: "筒", s: "條" };
-const SUIT_EN = { m: "characters", p: "dots", s: "bamboo" };
+const SUIT_EN = { m: ["Character", "Characters"], p: ["Dot", "Dots"], s: ["Bamboo", "Bamboo"] };
 const HONOURS_ZH = "東南西北白發中";
 const HONOURS_EN = ["East", "South", "West", "North", "White", "Green", "Red"];
 const FLOWERS_ZH = "春夏秋冬梅蘭菊竹";
@@ -25,7 +25,7 @@ export function tileName(code, lang) {
   if (code === "back") return lang === "zh" ? "背面（未知）" : "face-down (unknown)";
   const n = Number(code[0]);
   const s = code[1];
-  if (s in SUIT_ZH) return lang === "zh" ? NUMERALS[n - 1] + SUIT_ZH[s] : `${n} ${SUIT_EN[s]}`;
+  if (s in SUIT_ZH) return lang === "zh" ? NUMERALS[n - 1] + SUIT_ZH[s] : `${n} ${SUIT_EN[s][n === 1 ? 0 : 1]}`;
   if (s === "z") return lang === "zh" ? HONOURS_ZH[n - 1] : HONOURS_EN[n - 1];
   return lang === "zh" ? FLOWERS_ZH[n - 1] : FLOWERS_EN[n - 1];
 }
