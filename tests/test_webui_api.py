@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from scoring import REGIONS, score_table
 from tests.table_video import VALID_IMAGES, write_table_video
+from tests.test_grouping import PUNG, laid, row
 from vision.detector import TileDetector
 from vision.images import MAX_BYTES, decode_photo
 from webui import create_app
@@ -103,6 +104,8 @@ def test_detect_with_rules_reads_the_hand(client, rules):
     assert indices and all(0 <= i < len(body["tiles"]) for i in indices)
     assert isinstance(body["suggestions"], list) and isinstance(body["needs"], list)
     assert all({"key", "question"} <= set(need) for need in body["needs"])
+    assert len(hand["problems_zh"]) == len(hand["problems"])  # the reader's notes in Chinese too
+    assert all("text" in s and "text_zh" in s for s in body["suggestions"])
 
 
 def test_detect_reads_rules_and_seat_from_the_query_too(client):
@@ -174,6 +177,15 @@ def test_group_reads_the_tiles_of_a_photo_again_as_detect_does(client):
                                                 "tiles": detect["tiles"]})
         assert again.status_code == 200
         assert again.get_json() == {"hand": detect["hand"], "suggestions": detect["suggestions"], "needs": detect["needs"]}
+
+
+def test_group_gives_the_readers_problems_and_suggestions_in_chinese_too(client):
+    doubtful = {4: (0.55, (("5p", 0.4),))}
+    tiles = laid((0, row("1m 2m 3m 4p 6p 6p 7s 8s 9s 5z", "5z")), PUNG, reads=doubtful).to_json()
+    body = client.post("/api/group", json={"rules": "daishan", "width": 3000, "height": 3000, "tiles": tiles}).get_json()
+    assert body["hand"]["problems"] == ["these tiles are no winning Daishan hand"]  # the English stays
+    assert body["hand"]["problems_zh"] == ["这些牌不成岱山麻将的和牌"]
+    assert [(s["text"], s["text_zh"]) for s in body["suggestions"]] == [("tile 4 (6p) is 5p", "4号牌「六筒」应是「五筒」")]
 
 
 def test_group_under_other_rules_regroups(client):
@@ -367,7 +379,7 @@ def test_camera_capture_goes_through_detection_like_an_upload(camera_client):
     body = camera_client.post("/api/camera/captures/1/detect", data={"rules": "daishan", "seat": "0"}).get_json()
     upload = post_image(camera_client, camera_client.get("/api/camera/captures/1.jpg").data, rules="daishan").get_json()
     assert body["tiles"] == upload["tiles"] and len(body["tiles"]) >= 10
-    assert body["hand"] == upload["hand"]
+    assert body["hand"] == upload["hand"] and "problems_zh" in body["hand"]
 
 
 def test_camera_unknown_capture(camera_client):

@@ -553,6 +553,30 @@ def test_chinese_score_errors_are_labelled_without_record_jargon(browser, server
     assert page.errors == []
 
 
+def test_chinese_page_shows_the_readers_problems_in_chinese(browser, server):
+    page = open_page(browser, server, "baicheng")
+    page.locator("#lang").click()
+    photo = next(VALID_IMAGES.glob("hand_006_*.jpg"))
+    answer = page.request.post(server + "api/detect", multipart={
+        "image": {"name": photo.name, "mimeType": "image/jpeg", "buffer": photo.read_bytes()}, "rules": "baicheng"}).json()
+    assert answer["hand"]["problems"][0].startswith("Baicheng is played without flowers")
+    answer["hand"]["problems"].append("the photo is blurred")  # a sentence the server has no Chinese for
+    answer["hand"]["problems_zh"].append(None)
+    page.route("**/api/detect", lambda route: route.fulfill(json=answer))
+    page.set_input_files("#photo-file", str(photo))
+    problems = page.locator("#problem-list li")
+    expect(page.locator("#problems h3")).to_have_text("识别发现的问题")
+    expect(problems.first).to_contain_text("白城麻将不用花牌：「春")  # Baicheng has no flowers
+    expect(problems.first).not_to_contain_text("flowers")
+    expect(problems.first).to_have_attribute("lang", "zh-Hans")
+    expect(problems.last).to_have_text("（英文说明）the photo is blurred")
+    page.screenshot(path=ARTIFACTS / "e2e-chinese-problems.png", full_page=True)
+    page.locator("#lang").click()
+    expect(problems.first).to_have_text(re.compile("^Baicheng is played without flowers"))
+    expect(problems.last).to_have_text("the photo is blurred")
+    assert page.errors == []
+
+
 def test_the_tile_dialog_on_a_phone_closes_within_reach(browser, server):
     page = open_page(browser, server, "daishan")
     upload(page, "hand_003")

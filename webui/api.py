@@ -16,6 +16,7 @@ from scoring.tiles import TILE_INDEX
 from vision.detections import CLASS_NAMES, Detections
 from vision.images import MAX_BYTES, ImageError, Photo, decode_photo
 from webui import TOO_LARGE, ModelError
+from webui.reader_text import add_chinese
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
@@ -123,7 +124,9 @@ def _check_options(rules: str | None, options: dict[str, Any]) -> None:
 
 def read_photo_payload(photo: Photo, how: ReadRequest) -> dict[str, Any]:
     """What `/api/detect` answers for a decoded photo: its size, the tiles as `mjcam detect` gives them and,
-    when rules are given, the grouped hand of the seat with the reader's suggestions and needs.
+    when rules are given, the grouped hand of the seat with the reader's suggestions and needs; the reader's
+    English problems and suggestion texts come with their Chinese (``hand.problems_zh``,
+    ``suggestions[].text_zh``, `webui.reader_text.add_chinese`).
     """
     services = _services()
     detector = services.detector
@@ -143,6 +146,7 @@ def read_photo_payload(photo: Photo, how: ReadRequest) -> dict[str, Any]:
     payload["tiles"] = reading.pop("tiles")
     payload["suggestions"] = reading.pop("suggestions", [])
     payload["needs"] = reading.pop("needs", [])
+    add_chinese(reading, payload["suggestions"])
     return payload | {"hand": reading}
 
 
@@ -169,7 +173,8 @@ MAX_GROUP_TILES = 500
 def group() -> Any:
     """Tiles already detected (``tiles`` as `/api/detect` gives them, with the photo's ``width`` and ``height``)
     read into a hand again, with the fields of `/api/detect` (JSON body): the hand for other rules, or with
-    the player's corrections, without sending the photo again. Answers ``hand``, ``suggestions``, ``needs``."""
+    the player's corrections, without sending the photo again. Answers ``hand``, ``suggestions``, ``needs``
+    (with ``hand.problems_zh`` and ``suggestions[].text_zh`` as `/api/detect`)."""
     body = _json_body()
     if not isinstance(body, dict):
         raise ApiError(400, "the body must be a JSON object with rules and tiles")
@@ -188,7 +193,9 @@ def group() -> Any:
                                  frame=size).to_json()
     except RecordError as error:  # an indicator the rules do not allow
         raise ApiError(400, str(error)) from None
-    return jsonify(hand=reading, suggestions=reading.pop("suggestions"), needs=reading.pop("needs"))
+    suggestions = reading.pop("suggestions")
+    add_chinese(reading, suggestions)
+    return jsonify(hand=reading, suggestions=suggestions, needs=reading.pop("needs"))
 
 
 def _detections(tiles: Any) -> Detections:

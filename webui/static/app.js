@@ -40,7 +40,7 @@ function emptyTable(seat) {
     flags: [],
     context: {},
     hands: [0, 1, 2, 3].map(emptyHand),
-    photos: [null, null, null, null], // per seat: {url, width, height, tiles, codes, groups, problems, suggestions, needs}
+    photos: [null, null, null, null], // per seat: {url, width, height, tiles, codes, groups, problems, problemsZh, suggestions, needs}
   };
 }
 const TABLE_FIELDS = Object.keys(emptyTable(0));
@@ -341,7 +341,7 @@ const tooLarge = () => t("too_large", { mb: Math.floor(MAX_PHOTO_BYTES / 2 ** 20
 /** After the player edits the hand: the reader's notes and suggestions were about its reading, not this. */
 function changed() {
   const photo = state.photos[state.seat];
-  if (photo) Object.assign(photo, { problems: [], suggestions: [] });
+  if (photo) Object.assign(photo, { problems: [], problemsZh: [], suggestions: [] });
   render();
 }
 
@@ -534,7 +534,7 @@ function renderReaderNotes() {
     const item = document.createElement("li");
     const text = document.createElement("span");
     text.textContent = `${suggestionText(s)} (${Math.round(s.probability * 100)}%)`;
-    text.title = s.text;
+    text.title = (state.lang === "zh" && s.text_zh) || s.text;
     const accept = document.createElement("button");
     accept.type = "button";
     accept.className = "button small primary";
@@ -545,7 +545,7 @@ function renderReaderNotes() {
   });
   const problems = photo?.problems || [];
   $("problems").hidden = !problems.length;
-  $("problem-list").replaceChildren(...problems.map((text) => Object.assign(document.createElement("li"), { textContent: text })));
+  $("problem-list").replaceChildren(...problems.map((text, i) => problemItem(text, photo.problemsZh?.[i])));
   const needs = photo?.needs || [];
   $("needs").hidden = !needs.length;
   $("need-list").replaceChildren(
@@ -558,6 +558,19 @@ function renderReaderNotes() {
       return item;
     }),
   );
+}
+
+/** One of the reader's problems in the page's language: in Chinese, the server's translation (``problems_zh``),
+ * or the English line labelled as such when it has none. */
+function problemItem(text, zh) {
+  const item = document.createElement("li");
+  if (state.lang !== "zh") Object.assign(item, { lang: "en", textContent: text });
+  else if (zh) Object.assign(item, { lang: "zh-Hans", textContent: zh });
+  else {
+    item.append(t("in_english"));
+    item.append(Object.assign(document.createElement("span"), { lang: "en", textContent: text }));
+  }
+  return item;
 }
 
 /** A suggestion in the page's language, from its changes: "三筒 → 五筒, remove 八萬". */
@@ -1030,8 +1043,8 @@ async function requestReading(seat, photoUrl, endpoint, form) {
 /** A reading (`hand`, `suggestions`, `needs` of /api/detect or /api/group) as the seat's hand and notes;
  * ``codes``: each detection's tile as the reader was given it (null: not given). */
 function applyReading(seat, answer, codes) {
-  const { groups = [], problems = [] } = answer.hand || {};
-  Object.assign(state.photos[seat], { codes, groups, problems, suggestions: answer.suggestions, needs: answer.needs });
+  const { groups = [], problems = [], problems_zh: problemsZh = [] } = answer.hand || {};
+  Object.assign(state.photos[seat], { codes, groups, problems, problemsZh, suggestions: answer.suggestions, needs: answer.needs });
   state.hands[seat] = handFromReading(answer.hand, codes);
 }
 

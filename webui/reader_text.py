@@ -1,0 +1,124 @@
+"""The reader's notes in Chinese: `vision.grouping` and `vision.consistency` say why a hand is not legal as
+read (``problems``) and which correction is likely (``suggestions[].text``) in English sentences; this
+module turns each into Chinese, for the page in Chinese, from an ordered table of (regular expression,
+Chinese template). Tiles are named as on the page (tiles.js `tileName`), regions by their Chinese names.
+
+A sentence that matches no row gets no translation (`in_chinese` answers None) and the page shows the English
+one, labelled as such. When a reader template changes, tests/test_webui_reader_text.py fails: it translates
+sentences made by the real functions.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from scoring import REGIONS
+
+NUMERALS = "一二三四五六七八九"
+SUIT_ZH = {"m": "萬", "p": "筒", "s": "條"}
+HONOURS_ZH = "東南西北白發中"
+FLOWERS_ZH = "春夏秋冬梅蘭菊竹"
+"""As in webui/static/tiles.js (a test checks they agree)."""
+BACK_ZH = "背面牌"
+
+
+def tile_name(code: str) -> str:
+    """A tile code's Chinese name as the page writes it: 5p → 五筒, 1z → 東, 1f → 春, back → 背面牌."""
+    if code == "back":
+        return BACK_ZH
+    n, suit = int(code[0]), code[1]
+    if suit in SUIT_ZH:
+        return NUMERALS[n - 1] + SUIT_ZH[suit]
+    return (HONOURS_ZH if suit == "z" else FLOWERS_ZH)[n - 1]
+
+
+TILE = r"(?:[1-9][mps]|[1-7]z|[1-8]f|back)"
+TILES = rf"{TILE}(?: {TILE})*"
+REGION = "|".join(re.escape(info.name) for info in REGIONS.values())
+REGION_ZH = {info.name: info.name_zh for info in REGIONS.values()}
+CHANGE = rf"tile (\d+) \(({TILE})\) is (no tile|{TILE})"
+
+
+def _tiles(text: str) -> str:
+    """Tile codes, "9p 9p 8p", as their names in corner brackets: 「九筒、九筒、八筒」."""
+    return "「" + "、".join(tile_name(code) for code in text.split()) + "」"
+
+
+def _changes(text: str) -> str:
+    """A suggestion's changes, "tile 4 (6p) is 5p, tile 9 (7p) is no tile", in Chinese."""
+    return "，".join(f"{i}号牌{_tiles(read)}不是牌，是误识别" if to == "no tile"
+                    else f"{i}号牌{_tiles(read)}应是{_tiles(to)}"
+                    for i, read, to in re.findall(CHANGE, text))
+
+
+CONVERT: dict[str, Callable[[str], str]] = {
+    "tiles": _tiles,
+    "region": REGION_ZH.__getitem__,
+    "it": {"it": "这张牌", "them": "这些牌"}.__getitem__,
+    "count": {"one": "一", "four": "四"}.__getitem__,
+    "either": lambda text: "或".join(_tiles(code) for code in text.split(" or ")),
+    "changes": _changes,
+}
+"""How a named group of a pattern is put into its Chinese template; groups not named here (numbers) go in as
+they are."""
+
+
+def _row(pattern: str, template: str) -> tuple[re.Pattern[str], str]:
+    return re.compile(pattern.replace("{TILES}", TILES).replace("{TILE}", TILE).replace("{REGION}", REGION)), template
+
+
+TABLE: tuple[tuple[re.Pattern[str], str], ...] = (
+    # vision.grouping.read_layout
+    _row(r"tiles (?P<tiles>{TILES}) fit no group of the hand", "{tiles}凑不成手牌中的任何一组"),
+    # vision.grouping._read_meld
+    _row(r"meld (?P<n>\d+): a concealed kong is four tiles, two or four of them face down, read (?P<tiles>{TILES})",
+         "副露{n}：暗杠是四张牌，其中两张或四张背面朝上，这里识别为{tiles}"),
+    _row(r"meld (?P<n>\d+): (?P<tiles>{TILES}) are (?P<k>\d+) tiles, a meld has three or four",
+         "副露{n}：{tiles}共 {k} 张，副露只有三张或四张"),
+    _row(r"meld (?P<n>\d+): (?P<k>\d+) tiles lie sideways, a claimed meld turns one",
+         "副露{n}：有 {k} 张牌横放，吃、碰、杠来的副露只横放一张"),
+    _row(r"meld (?P<n>\d+): (?P<tiles>{TILES}) is no chow or pung", "副露{n}：{tiles}既不成吃也不成碰"),
+    _row(r"meld (?P<n>\d+): (?P<tiles>{TILES}) is no pung", "副露{n}：{tiles}不成碰"),
+    _row(r"meld (?P<n>\d+): (?P<tiles>{TILES}) is no kong", "副露{n}：{tiles}不成杠"),
+    # vision.consistency.check_hand
+    _row(r"(?P<tiles>{TILES}) in the hand: (?P<region>{REGION}) lays (?P<it>it|them) aside",
+         "{tiles}在手牌中：{region}麻将要把{it}和花牌一起放在一边"),
+    _row(r"(?P<region>{REGION}) is played without flowers: (?P<tiles>{TILES})", "{region}麻将不用花牌：{tiles}"),
+    _row(r"(?P<tiles>{TILES}) among the flowers: (?P<region>{REGION}) does not lay (?P<it>it|them) aside",
+         "{tiles}被放在花牌中，但{region}麻将不把{it}放在一边"),
+    _row(r"(?P<k>\d+) × (?P<tiles>{TILE}): a set has (?P<count>one|four)", "{tiles}有 {k} 张：一副牌只有{count}张"),
+    _row(r"no tile is set apart as the winning tile", "没有单独放开的和牌张"),
+    _row(r"wrong hand size", "手牌张数不对"),
+    # vision.consistency._size_problem (the second form names the tiles that would complete the hand)
+    _row(r"the hand holds (?P<k>\d+) tiles \(a meld counts three\), a winning (?P<region>{REGION}) hand (?P<want>\d+)"
+         r": a tile may be missing \((?P<either>{TILE}(?: or {TILE})*) would complete it\)",
+         "手牌共 {k} 张（副露按三张算），{region}麻将和牌应有 {want} 张：可能少了一张（补上{either}就能和牌）"),
+    _row(r"the hand holds (?P<k>\d+) tiles \(a meld counts three\), a winning (?P<region>{REGION}) hand (?P<want>\d+)",
+         "手牌共 {k} 张（副露按三张算），{region}麻将和牌应有 {want} 张"),
+    _row(r"these tiles are no winning (?P<region>{REGION}) hand", "这些牌不成{region}麻将的和牌"),
+    # vision.consistency._describe (a suggestion's text)
+    _row(rf"(?P<changes>{CHANGE}(?:, {CHANGE})*)", "{changes}"),
+)
+"""The reader's English sentences, each whole, and their Chinese; the first row that matches is used."""
+
+
+def in_chinese(text: str) -> str | None:
+    """The reader's English ``text`` (a problem, or a suggestion's text) in Chinese; None when no row of TABLE
+    matches it."""
+    for pattern, template in TABLE:
+        match = pattern.fullmatch(text)
+        if match:
+            values = {name: value if value is None else CONVERT.get(name, str)(value)
+                      for name, value in match.groupdict().items()}
+            return template.format(**values)
+    return None
+
+
+def add_chinese(hand: dict[str, Any] | None, suggestions: list[dict[str, Any]]) -> None:
+    """Add the Chinese forms beside the English ones of a reading's JSON: ``hand["problems_zh"]`` (one per
+    problem, None where there is no translation) and each suggestion's ``text_zh``."""
+    if hand is not None:
+        hand["problems_zh"] = [in_chinese(text) for text in hand.get("problems", [])]
+    for suggestion in suggestions:
+        suggestion["text_zh"] = in_chinese(suggestion.get("text", ""))
