@@ -59,6 +59,8 @@ DOUBLE_REACH = 1.5
 """... and neighbours when this close along it."""
 BACK_REACH = 3.5
 """A concealed kong's other back lies within this many tile sizes along the row."""
+MAX_TRIALS = 12
+"""At most this many readings with boxes left out are tried to make a hand legal (development scenes: 7)."""
 DOUBTFUL_READ = 0.5
 """A detection less sure than this may be a double of the tiles beside it."""
 EDGE_SLIVER = 0.5
@@ -304,6 +306,14 @@ def _stacked(rows: list[list[tuple[int, ...]]], points: np.ndarray, scale: np.nd
     """
     stacked: dict[int, int] = {}
     joins: dict[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]]] = {}
+    beneath: dict[int, list[tuple[tuple[int, ...], tuple[tuple[int, ...], tuple[int, ...]] | None]]] = {}
+    for other in rows:  # each tile's groups that may lie under a top tile: its own, then split melds
+        for g in other:
+            for base in g if len(g) >= 2 else ():
+                beneath.setdefault(base, []).append((g, None))
+        for a, b in zip(other, other[1:]):
+            for base in a + b if len(a) + len(b) == 3 else ():
+                beneath.setdefault(base, []).append((a + b, (a, b)))
     for row in rows:
         for k, group in enumerate(row):
             top = group[0]
@@ -311,17 +321,15 @@ def _stacked(rows: list[list[tuple[int, ...]]], points: np.ndarray, scale: np.nd
                 continue
             before = row[k - 1] if k > 0 and len(row[k - 1]) >= 2 else None
             best, best_d, best_join = None, math.inf, None
-            for other in rows:
-                split = {a + b: (a, b) for a, b in zip(other, other[1:]) if len(a) + len(b) == 3 and top not in a + b}
-                for g in [g for g in other if len(g) >= 2] + list(split):
-                    for base in g:
-                        alike = detections.tiles[base] == detections.tiles[top] and g not in split
-                        if base in stacked.values() or not (alike or _added_kong_face(g, top, base, detections)):
-                            continue
-                        dx, dy = np.abs(points[base] - points[top]) / ((scale[top] + scale[base]) / 2)
-                        if dx < 0.6 and 0.15 < dy < 1.3 and math.hypot(dx, dy) < best_d:
-                            if before is None or base in before or not _on_line(before, top, points, scale):
-                                best, best_d, best_join = base, math.hypot(dx, dy), split.get(g)
+            dxy = np.abs(points - points[top]) / ((scale[top] + scale) / 2)[:, None]
+            for base in np.flatnonzero((dxy[:, 0] < 0.6) & (dxy[:, 1] > 0.15) & (dxy[:, 1] < 1.3)):
+                for g, split in beneath.get(int(base), ()):
+                    alike = detections.tiles[base] == detections.tiles[top] and split is None
+                    if top in g or base in stacked.values() or not (alike or _added_kong_face(g, top, base, detections)):
+                        continue
+                    if math.hypot(*dxy[base]) < best_d:
+                        if before is None or base in before or not _on_line(before, top, points, scale):
+                            best, best_d, best_join = int(base), math.hypot(*dxy[base]), split
             if best is not None:
                 stacked[top] = best
                 if best_join:
@@ -431,13 +439,17 @@ def _on_line(group: tuple[int, ...], tile: int, points: np.ndarray, scale: np.nd
     return abs(u[0] * offset[1] - u[1] * offset[0]) < 0.25 * scale[tile]
 
 
-def _link_cost(points: np.ndarray, scale: np.ndarray, i: int, j: int) -> float | None:
-    """The cost of j following i in a row (None when j cannot: behind i, too far or too far across)."""
-    m = (scale[i] + scale[j]) / 2
-    dx, dy = (points[j] - points[i]) / m
-    if dx <= 0.3 or dx > MAX_LINK or abs(dy) > 0.25 + 0.5 * dx:
-        return None
-    return math.hypot(dx, 2.5 * dy)
+def _links(points: np.ndarray, scale: np.ndarray, members: list[int]) -> list[tuple[float, int, int]]:
+    """Every way one tile may follow another in a row, as (cost, i, j), cheapest first: j lies ahead of i by
+    more than 0.3 and at most MAX_LINK tile sizes along the row and not too far across it."""
+    index = np.array(members, int)
+    size = (scale[index][:, None] + scale[index][None, :]) / 2
+    step = (points[index][None, :, :] - points[index][:, None, :]) / size[..., None]
+    dx, dy = step[..., 0], step[..., 1]
+    a, b = np.nonzero((dx > 0.3) & (dx <= MAX_LINK) & (np.abs(dy) <= 0.25 + 0.5 * dx))
+    cost = np.hypot(dx[a, b], 2.5 * dy[a, b])
+    order = np.lexsort((index[b], index[a], cost))
+    return [(float(cost[k]), int(index[a[k]]), int(index[b[k]])) for k in order]
 
 
 def _bends(points: np.ndarray, across: np.ndarray, a: int, b: int, c: int) -> bool:
@@ -454,14 +466,7 @@ def _chains(points: np.ndarray, scale: np.ndarray, across: np.ndarray, members: 
     """Rows as chains of tiles: links are taken shortest first, each tile gets at most one neighbour on
     each side, and a row may not turn sharply from one link to the next (``across``: each tile's height
     across the row)."""
-    links = []
-    for i in members:
-        for j in members:
-            if i != j:
-                cost = _link_cost(points, scale, i, j)
-                if cost is not None:
-                    links.append((cost, i, j))
-    links.sort()
+    links = _links(points, scale, members)
     left: dict[int, int] = {}
     right: dict[int, int] = {}
     for _, i, j in links:
@@ -1090,6 +1095,7 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
     kong explains (`_odd_backs`, in the rows of each likely up direction of the hand), a likely double box
     (`_likely_doubles`) or a group that reads as no meld (`_misfits`) is left out if that makes it legal;
     a group that reads as no meld and runs out of the photo is left out in any case (a meld is laid whole).
+    At most MAX_TRIALS such readings are tried (a photo of scattered tiles offers many).
     ValueError for an unknown region or seat.
     """
     from vision.consistency import check_hand, needs, suggest
@@ -1105,8 +1111,9 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
     if problems:
         odd = [(up, backs) for up in up_candidates(detections)
                if (backs := _odd_backs(find_layout(detections, up, slivers), detections.tiles))]
-        for up, stray in odd + [(layout.up, {double}) for double in _likely_doubles(detections, layout, reading)] \
-                + [(layout.up, misfit) for misfit in _misfits(reading)]:
+        trials = odd + [(layout.up, {double}) for double in _likely_doubles(detections, layout, reading)] \
+            + [(layout.up, misfit) for misfit in _misfits(reading)]
+        for up, stray in trials[:MAX_TRIALS]:
             trial = read_detections(detections, region, seat=seat, indicator=indicator, options=options,
                                     left_out=slivers | stray, up=up)
             if not check_hand(trial[1], indicator=indicator, options=options, seat=seat, first=True):
