@@ -15,7 +15,7 @@ from typing import Any
 from scoring.hands import SEQUENCE, WHIRLWIND, Block, HandSpec, Reading, readings
 from scoring.items import Item, Rule
 from scoring.record import Player, RecordError, Table
-from scoring.region import OptionInfo, Region, RegionInfo
+from scoring.region import MAX_STAKE, OptionInfo, Region, RegionInfo
 from scoring.result import Payment, Result, SeatResult, net_of, others
 from scoring.tiles import DRAGONS, format_tiles, is_flower, is_yaojiu, number, suit
 
@@ -27,7 +27,7 @@ INFO = RegionInfo(
     key="baicheng", name="Baicheng", name_zh="白城", hand_size=13, unit="分",
     options=(
         OptionInfo("di", 1, "int", "the stake 底 (doubling model: 分 per 底; linear model: 元 per 底)", "底注",
-                   minimum=1),
+                   minimum=1, maximum=MAX_STAKE),
         OptionInfo("model", "doubling", "choice",
                    "doubling: each 番 doubles (di × 2^番); linear: 4 or 2 角 per item, rounded up to whole 元",
                    "翻倍：每番乘 2；线性：庄四角、和庄无关四变二，每多一项加一份，抻直到整元",

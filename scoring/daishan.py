@@ -10,15 +10,15 @@ from dataclasses import dataclass
 from scoring.hands import THIRTEEN_UNRELATED, Block, HandSpec, Reading, readings
 from scoring.items import Item, Rule
 from scoring.record import RecordError, Table
-from scoring.region import OptionInfo, Region, RegionInfo
+from scoring.region import MAX_STAKE, OptionInfo, Region, RegionInfo
 from scoring.result import Payment, Result, SeatResult, net_of, others
 from scoring.tiles import FLOWERS, format_tiles, is_honour
 
 INFO = RegionInfo(
     key="daishan", name="Daishan", name_zh="岱山", hand_size=13, unit="分",
     options=(
-        OptionInfo("di", 2, "int", "points per 底 (the table's 底 multiple)", "底的倍数", minimum=1),
-        OptionInfo("hua", 1, "int", "points per 花 (the table's 花 multiple)", "花的倍数", minimum=0),
+        OptionInfo("di", 2, "int", "points per 底 (the table's 底 multiple)", "底的倍数", minimum=1, maximum=MAX_STAKE),
+        OptionInfo("hua", 1, "int", "points per 花 (the table's 花 multiple)", "花的倍数", minimum=0, maximum=MAX_STAKE),
         OptionInfo("concealed_honour_triplet_hua", False, "bool",
                    "a concealed honour triplet also scores +1 花, like an honour pung",
                    "手中暗刻的箭牌也加 1 花（原文只说「箭牌碰出」）"),

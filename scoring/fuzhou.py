@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from scoring.hands import KIND_INDEX, Block, HandSpec, Reading, is_complete, readings
 from scoring.items import Item, Rule
 from scoring.record import Player, RecordError, Table
-from scoring.region import OptionInfo, Region, RegionInfo
+from scoring.region import MAX_STAKE, OptionInfo, Region, RegionInfo
 from scoring.result import Payment, Result, SeatResult, net_of, others
 from scoring.tiles import FLOWERS, PLAYING_TILES, format_tiles, is_honour, is_suited
 
@@ -32,7 +32,7 @@ STAND_IN_PAIR = ("1z", "1z")
 INFO = RegionInfo(
     key="fuzhou", name="Fuzhou", name_zh="福州", hand_size=16, unit="分",
     options=(
-        OptionInfo("di", 1, "int", "points per 底 (the table's stake)", "底番（每底的分数）", minimum=1),
+        OptionInfo("di", 1, "int", "points per 底 (the table's stake)", "底番（每底的分数）", minimum=1, maximum=MAX_STAKE),
         OptionInfo("discard_payer", "all", "choice",
                    "who pays a 点炮 win: all three others, or the discarder alone",
                    "点炮和由谁支付：三家都付，或只由点炮者付", allowed=("all", "discarder")),

@@ -19,6 +19,10 @@ from scoring.result import Result
 from scoring.tiles import FLOWERS, TILE_INDEX, TileError, brief, format_tiles, is_flower, parse_tiles
 
 
+MAX_STAKE = 1_000_000
+"""The largest stake or multiple an option takes (底, 花): a typing slip beyond it is refused, not scored."""
+
+
 @dataclass(frozen=True)
 class OptionInfo:
     """One rule-variant switch of a region: name, default, type and a one-line description (en, zh).

@@ -104,8 +104,10 @@ def test_unknown_rules(rules, expected):
 
 @pytest.mark.parametrize("options, expected", [
     ({"dii": 2}, "unknown option 'dii' for daishan rules"),
-    ({"di": "2"}, "option di must be a whole number ≥ 1"),
-    ({"di": 0}, "option di must be a whole number ≥ 1"),
+    ({"di": "2"}, "option di must be a whole number from 1 to 1000000"),
+    ({"di": 0}, "option di must be a whole number from 1 to 1000000"),
+    ({"di": 10**23}, "option di must be a whole number from 1 to 1000000"),  # a typing slip, not a stake
+    ({"hua": 1_000_001}, "option hua must be a whole number from 0 to 1000000"),
     ({"di": True}, "option di must be a whole number"),
     ({"ziyise_adds_pattern": 1}, "option ziyise_adds_pattern must be true or false"),
     ([], "options must be an object"),
