@@ -270,6 +270,13 @@ def test_extra_false_tile_is_suggested_for_dropping_not_dropped() -> None:
     assert best.hand["concealed"] == "123m456p789s55z" and best.probability > 0.9
 
 
+def test_changing_either_of_two_alike_tiles_to_the_same_face_is_one_suggestion() -> None:
+    shaky = {6: (0.5, (("8s", 0.3),)), 7: (0.5, (("8s", 0.2),))}
+    hand = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 7s 9s 5z", "5z")), PUNG, reads=shaky), "daishan")
+    assert [(s.changes, s.hand["concealed"]) for s in hand.suggestions] == [(((6, "8s"),), "123m456p789s55z")]
+    assert hand.suggestions[0].probability == 1.0  # 0.6 and 0.4 of the two ways, summed
+
+
 def test_doubtful_tile_suggests_its_alternative_with_probability() -> None:
     doubtful = {4: (0.55, (("5p", 0.4), ("5s", 0.03)))}
     hand = group_hand(laid((0, row("1m 2m 3m 4p 6p 6p 7s 8s 9s 5z", "5z")), PUNG, reads=doubtful), "daishan")

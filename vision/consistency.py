@@ -13,6 +13,7 @@ the web page can use.
 """
 from __future__ import annotations
 
+import json
 from collections import Counter
 from dataclasses import replace
 from itertools import combinations
@@ -112,7 +113,8 @@ def suggest(detections: Detections, layout: Layout, reading: HandReading, *, sea
     Tried, when the hand holds as many tiles as a winning hand or one more: each alternative of each tile of
     the hand, pairs of the DOUBTFUL likeliest of those, and, when it holds one too many or a tile fits no
     group, dropping each tile; corrections weighing less than MIN_WEIGHT of the reading as it is are not
-    tried.
+    tried. Corrections that make the same hand (dropping any one of three alike tiles) are one suggestion,
+    the likeliest of them with their probabilities summed.
     """
     size = len(parse_tiles(reading.concealed)) + 3 * len(reading.melds)
     want = scoring.REGIONS[reading.region].hand_size + 1
@@ -146,9 +148,16 @@ def suggest(detections: Detections, layout: Layout, reading: HandReading, *, sea
             found.append((weight, changes, trial))
     total = sum(w for w, _, _ in found)
     found.sort(key=lambda item: -item[0])
+    alike: dict[str, list[Any]] = {}
+    for weight, changes, trial in found:
+        key = json.dumps([trial.player, trial.win_tile], sort_keys=True)
+        if key in alike:
+            alike[key][0] += weight
+        else:
+            alike[key] = [weight, changes, trial]
     return tuple(
         Suggestion(changes, weight / total, _describe(changes, tiles), trial.player, trial.win_tile)
-        for weight, changes, trial in found[:limit]
+        for weight, changes, trial in list(alike.values())[:limit]
     )
 
 
