@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from scoring import REGIONS, score_table
 from tests.table_video import VALID_IMAGES, write_table_video
 from tests.test_grouping import PUNG, laid, row
-from vision.detector import TileDetector
+from vision.detector import DetectorSettings, TileDetector
 from vision.images import MAX_BYTES, decode_photo
 from webui import create_app
 from webui.camera import Camera
@@ -218,8 +218,36 @@ def test_group_bad_input(client):
     for expected, body in cases.items():
         data = body if isinstance(body, bytes) else json.dumps(body)
         assert expected in one_line_error(client.post("/api/group", data=data), 400), expected
-    too_many = {**good, "tiles": [tile] * 501}
-    assert "at most 500" in one_line_error(client.post("/api/group", json=too_many), 400)
+    too_many = {**good, "tiles": [tile] * (DetectorSettings.max_tiles + 1)}  # grouping time grows with their cube
+    assert f"at most {DetectorSettings.max_tiles}" in one_line_error(client.post("/api/group", json=too_many), 400)
+
+
+def test_group_refuses_fields_of_the_wrong_type_in_one_line(client):
+    good = {"rules": "fuzhou", "width": 100, "height": 100, "tiles": [{"box": [0, 0, 10, 14], "tile": "5p"}]}
+    cases = {
+        "unknown rules ['daishan']": {"rules": ["daishan"]},
+        "unknown rules {'key': 'daishan'}": {"rules": {"key": "daishan"}},
+        "unknown rules 0": {"rules": 0},
+        "indicator must be one tile code such as 5p, got ['5p']": {"indicator": ["5p"]},
+        "indicator must be one tile code such as 5p, got {'tile': '5p'}": {"indicator": {"tile": "5p"}},
+        "indicator must be one tile code such as 5p, got False": {"indicator": False},
+        "seat must be 0, 1, 2 or 3, got [0]": {"seat": [0]},
+        "seat must be 0, 1, 2 or 3, got True": {"seat": True},
+        "options must be a JSON object, got []": {"options": []},
+        "options must be a JSON object, got 5": {"options": 5},
+    }
+    for expected, fields in cases.items():
+        assert one_line_error(client.post("/api/group", json={**good, **fields}), 400).startswith(expected), expected
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(field=st.sampled_from(["rules", "seat", "indicator", "options", "width", "height"]), value=st.deferred(lambda: JSON_VALUES))
+def test_group_never_answers_a_field_of_any_json_type_with_a_500(client, field, value):
+    body = {"rules": "fuzhou", "width": 100, "height": 100, "tiles": [{"box": [0, 0, 10, 14], "tile": "5p"}], field: value}
+    response = client.post("/api/group", json=body)
+    assert response.status_code in (200, 400)
+    if response.status_code == 400:
+        one_line_error(response, 400)
 
 
 def test_wrong_method_and_unknown_endpoint_are_json(client):

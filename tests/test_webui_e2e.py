@@ -285,7 +285,7 @@ def test_chinese_interface_and_settings_are_remembered(browser, server):
     page.locator("#options-box summary").click()
     page.fill("#option-di", "0")
     page.locator("#option-di").press("Tab")
-    expect(page.locator("#option-di")).to_have_value("1")  # Daishan's di is at least 1
+    expect(page.locator("#option-di-problem")).to_contain_text("A whole number from 1")  # Daishan's di is at least 1
     page.fill("#option-di", "3")
     page.locator("#option-di").press("Tab")
     page.locator("#lang").click()
@@ -629,4 +629,231 @@ def test_words_for_players_not_codes(browser, server):
     pick(page, "1p")
     pick(page, "2p")
     expect(page.locator("#tile-dialog-title")).to_have_text("Add to In hand — added: 1 Dot, 2 Dots")
+    assert page.errors == []
+
+
+def switch_rules(page: Page, rules: str) -> None:
+    """Choose other rules and wait until every photographed hand is read again for them."""
+    page.select_option("#rules", rules)
+    expect(page.locator("#hand")).not_to_have_attribute("aria-busy", "true")
+
+
+def hold_first(page: Page, url: str) -> list:
+    """Hold the page's first request to ``url`` (a slow answer): it goes into the list returned, and on when the
+    test calls its ``continue_()``; later requests go at once."""
+    held = []
+    page.route(url, lambda route: route.continue_() if held else held.append(route))
+    return held
+
+
+def first_held(page: Page, held: list):
+    while not held:
+        page.wait_for_timeout(50)
+    return held[0]
+
+
+def test_changing_the_rules_keeps_the_players_melds(browser, server):
+    page = open_page(browser, server, "daishan")
+    upload(page, "370280965")
+    kinds = page.locator(".meld-kind")
+    expect(kinds).to_have_text(["Pung ← Seat 2"])
+    kinds.first.click()
+    page.select_option("#meld-from", "3")
+    page.locator('#meld-dialog button[value="done"]').click()
+    page.locator("#add-meld").click()
+    for _ in range(3):
+        pick(page, "5p")
+    close_dialog(page)
+    kinds.nth(1).click()
+    page.select_option("#meld-from", "1")
+    page.locator('#meld-dialog button[value="done"]').click()
+    for rules in ("wenling", "daishan"):
+        switch_rules(page, rules)
+        expect(kinds).to_have_text(["Pung ← Seat 3", "Pung ← Seat 1"])
+        assert hand_codes(page, "meld:0") == ["1m"] * 3 and hand_codes(page, "meld:1") == ["5p"] * 3
+        assert "5p" not in hand_codes(page, "concealed")
+    assert page.errors == []
+
+
+def test_undo_is_offered_in_view_only_until_the_next_change(browser, server, tmp_path):
+    page = open_page(browser, server, "daishan")
+    upload(page, "hand_002")
+    first = hand_codes(page)
+    upload(page, "hand_003")
+    undo = page.locator("#undo")
+    expect(undo).to_be_in_viewport()
+    notes = tmp_path / "notes.jpg"
+    notes.write_text("not a photo")
+    page.set_input_files("#photo-file", str(notes))
+    expect(page.locator("#status")).to_contain_text("not an image")
+    felt = tmp_path / "felt.jpg"
+    cv2.imwrite(str(felt), np.full((480, 640, 3), (60, 110, 40), np.uint8))
+    page.set_input_files("#photo-file", str(felt))
+    expect(page.locator("#status")).to_contain_text("No tiles found")
+    expect(undo).to_be_visible()  # a refused photo, or one without tiles, changed nothing: the offer stays
+    undo.focus()
+    page.keyboard.press("Enter")
+    assert hand_codes(page) == first
+    assert page.evaluate("document.activeElement.id") == "hand-title"  # the hand brought back
+    expect(undo).to_be_hidden()
+
+    upload(page, "hand_003")
+    expect(undo).to_be_visible()
+    page.locator('#groups [data-group="concealed"] .tile[data-code]').first.click()
+    pick(page, "5s")
+    expect(undo).to_be_hidden()  # Undo would wipe this correction: no longer offered
+    page.locator("#new-hand").click()  # far down on a phone: the offer is shown where the player is
+    expect(undo).to_be_in_viewport()
+    page.locator('input[name="by"][value="self_draw"]').check()
+    expect(undo).to_be_hidden()
+    assert page.errors == []
+
+
+def test_undo_after_a_rules_change_reads_the_hand_for_the_rules_now_chosen(browser, server):
+    page = open_page(browser, server, "daishan")
+    upload(page, "hand_002")
+    assert "6z" in hand_codes(page, "concealed")
+    page.locator("#clear-hand").click()
+    switch_rules(page, "fuzhou")
+    page.locator("#undo").click()
+    expect(page.locator('#groups [data-group="flowers"] .tile[data-code="6z"]')).to_have_count(3)  # Fuzhou's grouping
+    expect(page.locator("#hand")).not_to_have_attribute("aria-busy", "true")
+    assert "6z" not in hand_codes(page, "concealed")
+    assert page.errors == []
+
+
+def test_an_integer_option_out_of_range_is_refused_at_its_field(browser, server):
+    page = open_page(browser, server, "daishan")
+    page.locator("#options-box summary").click()
+    for typed in ("99999999999999999999999", "1e25", "2.5", ""):
+        page.fill("#option-di", typed)
+        page.locator("#option-di").press("Tab")
+        expect(page.locator("#option-di-problem")).to_have_text("A whole number from 1 to 1,000,000. Not saved: the value before is used.")
+        expect(page.locator("#option-di")).to_have_attribute("aria-invalid", "true")
+        assert "di" not in json.loads(page.evaluate("localStorage.getItem('mjcam.settings')"))["options"].get("daishan", {})
+    upload(page, "hand_004")  # read with the value before
+
+    # rules whose metadata gives no maximum: the largest whole number a page sends exactly
+    regions = page.request.get(server + "api/regions").json()
+    for option in regions["daishan"]["options"]:
+        option.pop("maximum", None)
+    page.route("**/api/regions", lambda route: route.fulfill(json=regions))
+    settings = json.loads(page.evaluate("localStorage.getItem('mjcam.settings')"))
+    settings["options"].setdefault("daishan", {})["di"] = 1e23  # kept by an older page: dropped on load, named at its field
+    page.evaluate("(s) => localStorage.setItem('mjcam.settings', s)", json.dumps(settings))
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.locator("#option-di-problem")).to_contain_text("from 1 to 9,007,199,254,740,991")
+    page.fill("#option-di", "1e25")
+    page.locator("#option-di").press("Tab")
+    expect(page.locator("#option-di-problem")).to_contain_text("from 1 to 9,007,199,254,740,991")
+    upload(page, "hand_004")
+    assert page.errors == []
+
+
+def test_a_photo_read_while_the_rules_changed_is_read_for_the_new_rules(browser, server):
+    page = open_page(browser, server, "daishan")
+    held = hold_first(page, "**/api/detect")
+    page.set_input_files("#photo-file", str(next(VALID_IMAGES.glob("hand_002_*.jpg"))))
+    reading = first_held(page, held)
+    page.select_option("#rules", "fuzhou")
+    reading.continue_()
+    expect(page.locator("#status")).to_contain_text("Found")
+    expect(page.locator('#groups [data-group="flowers"] .tile[data-code="6z"]')).to_have_count(3)
+    assert page.errors == []
+
+
+def test_a_correction_made_while_the_hand_is_read_again_stays(browser, server):
+    page = open_page(browser, server, "daishan")
+    upload(page, "hand_002")
+    held = hold_first(page, "**/api/group")
+    page.select_option("#rules", "baicheng")
+    regrouping = first_held(page, held)
+    page.locator('#groups [data-group="concealed"] .tile[data-code="8m"]').first.click()
+    pick(page, "9m")
+    regrouping.continue_()  # its answer is about the hand before the correction: asked again
+    expect(page.locator("#hand")).not_to_have_attribute("aria-busy", "true")
+    assert hand_codes(page).count("9m") == 1 and hand_codes(page).count("8m") == 2
+    assert page.errors == []
+
+
+def test_the_rules_are_the_tabs_own_over_a_reload(browser, server):
+    context = browser.new_context(**PHONE)
+    page = context.new_page()
+    page.goto(server)
+    page.wait_for_selector("body[data-ready=true]")
+    page.select_option("#rules", "daishan")
+    upload(page, "hand_002")
+    other = context.new_page()  # another tab of the same browser chooses other rules
+    other.goto(server)
+    other.wait_for_selector("body[data-ready=true]")
+    other.select_option("#rules", "fuzhou")
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.locator("#rules")).to_have_value("daishan")
+    assert "6z" in hand_codes(page, "concealed")
+    # reloaded while being read again for other rules: read for them on load
+    page.evaluate("""() => {
+        const table = JSON.parse(sessionStorage.getItem('mjcam.hand'));
+        sessionStorage.setItem('mjcam.hand', JSON.stringify({ ...table, rules: 'fuzhou' }));
+    }""")
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.locator("#rules")).to_have_value("fuzhou")
+    expect(page.locator('#groups [data-group="flowers"] .tile[data-code="6z"]')).to_have_count(3)
+    context.close()
+
+
+def test_the_dealer_is_asked_each_hand_and_the_streak_kept(browser, server):
+    page = open_page(browser, server, "fuzhou")
+    page.select_option("#dealer", "1")
+    page.fill("#streak", "2")
+    page.locator("#streak").press("Tab")
+    page.locator("#new-hand").click()
+    expect(page.locator("#dealer")).to_have_value("")
+    expect(page.locator("#streak")).to_have_value("2")
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.locator("#dealer")).to_have_value("")
+    assert page.errors == []
+
+
+def test_the_readers_notes_follow_a_rules_change(browser, server):
+    page = open_page(browser, server, "fuzhou")
+    upload(page, "hand_006")
+    problems = page.locator("#problem-list")
+    expect(problems).to_contain_text("no tile is set apart")
+    switch_rules(page, "daishan")  # nothing corrected: the reader's notes for these rules
+    expect(page.locator("#problems")).to_be_hidden()
+    switch_rules(page, "fuzhou")
+    expect(problems).to_contain_text("no tile is set apart")
+    page.locator('#groups [data-group="concealed"] .tile[data-code="7m"]').first.click()
+    page.locator("#act-win").click()
+    for rules in ("daishan", "fuzhou"):  # the reader's notes on its own grouping no longer apply
+        switch_rules(page, rules)
+        assert hand_codes(page, "win") == ["7m"]
+        expect(page.locator("#problems")).to_be_hidden()
+        expect(page.locator("#need-list")).not_to_contain_text("3z")
+    assert page.errors == []
+
+
+def test_events_the_way_of_winning_rules_out_are_not_sent(browser, server):
+    page = open_page(browser, server, "daishan")
+    upload(page, "hand_004")
+    if not hand_codes(page, "win"):
+        page.locator('#groups [data-group="concealed"] .tile[data-code]').last.click()
+        page.locator("#act-win").click()
+    expect(page.locator("#score-needed")).to_have_text("No score yet: set how the hand was won (Won by) under “The table”.")
+    page.locator('input[name="by"][value="self_draw"]').check()
+    page.locator("#flag-last_tile").check()
+    page.locator('input[name="by"][value="discard"]').check()
+    expect(page.locator("#flag-last_tile")).to_be_disabled()
+    expect(page.locator("#flag-last_tile")).not_to_be_checked()
+    expect(page.locator("#flag-last_tile-note")).to_have_text("(only with self-draw)")
+    with page.expect_request("**/api/score") as request:
+        page.select_option("#from", "2")
+    assert request.value.post_data_json["win"]["flags"] == []
+    expect(page.locator("#score-error")).to_be_hidden()
+    page.locator('input[name="by"][value="self_draw"]').check()
+    expect(page.locator("#flag-last_tile")).to_be_checked()  # kept for the way of winning that allows it
     assert page.errors == []

@@ -12,8 +12,9 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from scoring import REGIONS, RecordError, score_table
-from scoring.tiles import TILE_INDEX
+from scoring.tiles import TILE_INDEX, brief
 from vision.detections import CLASS_NAMES, Detections
+from vision.detector import DetectorSettings
 from vision.images import MAX_BYTES, ImageError, Photo, decode_photo
 from webui import TOO_LARGE, ModelError
 from webui.reader_text import add_chinese
@@ -84,27 +85,31 @@ class ReadRequest:
 
 def _read_request(values: Any) -> ReadRequest:
     """The fields of a read request, from a form, a query or a JSON object: ``rules``, ``seat`` (default 0),
-    ``indicator`` (a tile code) and ``options`` (a JSON object, or its text)."""
-    rules = values.get("rules") or None
-    if rules is not None and rules not in REGIONS:
-        raise ApiError(400, f"unknown rules {rules!r} (known: {', '.join(REGIONS)})")
+    ``indicator`` (a tile code) and ``options`` (a JSON object, or its text); each of the wrong type is refused."""
+    rules = values.get("rules")
+    if rules in (None, ""):
+        rules = None
+    elif not isinstance(rules, str) or rules not in REGIONS:
+        raise ApiError(400, f"unknown rules {brief(rules)} (known: {', '.join(REGIONS)})")
     seat_text = str(values.get("seat", "0"))
     if seat_text not in ("0", "1", "2", "3"):
-        raise ApiError(400, f"seat must be 0, 1, 2 or 3, got {seat_text!r}")
-    indicator = values.get("indicator") or None
-    if indicator is not None and indicator not in TILE_INDEX:
-        raise ApiError(400, f"indicator must be one tile code such as 5p, got {indicator!r}")
-    if indicator is not None and rules is not None and REGIONS[rules].indicator is None:
+        raise ApiError(400, f"seat must be 0, 1, 2 or 3, got {brief(values.get('seat'))}")
+    indicator = values.get("indicator")
+    if indicator in (None, ""):
+        indicator = None
+    elif not isinstance(indicator, str) or indicator not in TILE_INDEX:
+        raise ApiError(400, f"indicator must be one tile code such as 5p, got {brief(indicator)}")
+    elif rules is not None and REGIONS[rules].indicator is None:
         raise ApiError(400, f"{rules} rules have no indicator (got {indicator})")
-    options = values.get("options") or None
+    options = values.get("options")
     if isinstance(options, str):
         try:
-            options = json.loads(options)
+            options = json.loads(options) if options else None
         except ValueError as error:
             raise ApiError(400, f"options must be a JSON object: {error}") from None
     if options is not None:
         if not isinstance(options, dict):
-            raise ApiError(400, "options must be a JSON object")
+            raise ApiError(400, f"options must be a JSON object, got {brief(options)}")
         _check_options(rules, options)
     return ReadRequest(rules, int(seat_text), indicator, options)
 
@@ -165,8 +170,9 @@ def detect() -> Any:
     return jsonify(read_photo_payload(photo, how))
 
 
-MAX_GROUP_TILES = 500
-"""More tiles than any photo of a table holds: a list longer than this is refused before grouping."""
+MAX_GROUP_TILES = DetectorSettings.max_tiles
+"""The most tiles the detector finds in a photo: a longer list is refused before grouping (whose time grows
+about with the cube of the number of tiles)."""
 
 
 @api.post("/group")

@@ -7,8 +7,11 @@ const DOUBTFUL = 0.5; // a detection below this confidence is marked doubtful
 const SHOWN_ALTERNATIVE = 0.01; // a classifier's next guess less likely than this is not offered as likely
 const STREAK_RULES = ["fuzhou"]; // dealer_streak (连庄) is read by Fuzhou only (table-format.md)
 const DEALER_FLAGS = ["heaven", "earth"]; // win.flags that the scorer checks against the dealer
+// win.flags the scorer takes only with one way of winning (after_special_kong: with kong_replacement)
+const FLAG_WIN_BY = { kong_replacement: "self_draw", last_tile: "self_draw", heaven: "self_draw", earth: "discard", rob_gold: "self_draw",
+  three_golds: "self_draw", gold_kan: "self_draw", bao_draw: "self_draw", after_special_kong: "self_draw" };
 const SETTINGS_KEY = "mjcam.settings"; // localStorage: what stays from one hand to the next
-const HAND_KEY = "mjcam.hand"; // sessionStorage: the hand in progress, kept over a reload
+const HAND_KEY = "mjcam.hand"; // sessionStorage: the hand in progress and its rules, kept over a reload
 const KEPT_PHOTO_PX = 1280; // the photo is kept (and shown) at most this many pixels across
 const RECORD_JARGON = /^invalid table record: /; // how the API introduces the scorer's line; not for players
 const $ = (id) => document.getElementById(id);
@@ -21,7 +24,6 @@ const state = {
   regions: {},
   rules: saved.rules,
   seat: saved.seat ?? 0, // the seat whose hand is shown and photographed
-  dealer: saved.dealer ?? null, // null: not said yet
   streak: saved.streak ?? 0,
   options: saved.options || {}, // per region: the values set on this device
   optionProblems: {}, // per option of the rules shown: what is wrong with the value given (not kept)
@@ -35,16 +37,21 @@ function emptyTable(seat) {
     winnerChosen: false, // the player chose the winner (a reading no longer sets it)
     by: null, // self_draw, discard or rob_kong; null: not said yet
     from: null,
+    dealer: null, // asked each hand; null: not said yet
     indicator: null,
     indicatorSaid: false, // the player said the indicator (null then means none)
     flags: [],
     context: {},
     hands: [0, 1, 2, 3].map(emptyHand),
-    photos: [null, null, null, null], // per seat: {url, width, height, tiles, codes, groups, problems, problemsZh, suggestions, needs}
+    photos: [null, null, null, null], // per seat: {url, rules, width, height, tiles, codes, groups, problems, problemsZh, suggestions, needs}
   };
 }
 const TABLE_FIELDS = Object.keys(emptyTable(0));
 
+// A hand tile is {code, det, placed}: det is the index of its detection in the seat's photo, or null; placed:
+// the player put it in its group. A meld is {kind, tiles, from, auto, edited}: auto, its kind follows its tiles
+// until the player sets it; edited, the player made or changed it. What the player placed or edited is kept
+// when the hand is read again for other rules (`keepPlayersGroups`).
 function emptyHand() {
   return { concealed: [], win: null, melds: [], flowers: [] };
 }
@@ -55,13 +62,17 @@ function snapshot() {
   return JSON.stringify(Object.fromEntries(TABLE_FIELDS.map((key) => [key, state[key]])));
 }
 
-function restoreSnapshot(text) {
-  Object.assign(state, JSON.parse(text));
+function restoreSnapshot(table) {
+  for (const key of TABLE_FIELDS) if (key in table) state[key] = table[key];
 }
 
-/** The hand in progress into sessionStorage; when the photos do not fit, the hand without them. */
-function keepHand() {
-  const table = JSON.parse(snapshot());
+/** After every change: the hand in progress and its rules kept in the tab (sessionStorage; without the photos
+ * when they do not fit), and the Undo offer withdrawn once the table is no longer as the replace or clear left
+ * it (Undo never wipes later work). */
+function keepTable() {
+  const text = snapshot();
+  if (undo && text !== undo.after) offerUndo(null);
+  const table = { ...JSON.parse(text), rules: state.rules };
   const withoutPhotos = { ...table, photos: table.photos.map((photo) => photo && { ...photo, url: null }) };
   for (const kept of [table, withoutPhotos]) {
     try {
@@ -79,8 +90,8 @@ function loadSettings() {
 }
 
 function saveSettings() {
-  const { lang, rules, seat, dealer, streak, options } = state;
-  localStorage.setItem(SETTINGS_KEY, JSON.stringify({ lang, rules, seat, dealer, streak, options }));
+  const { lang, rules, seat, streak, options } = state;
+  localStorage.setItem(SETTINGS_KEY, JSON.stringify({ lang, rules, seat, streak, options }));
 }
 
 const region = () => state.regions[state.rules];
@@ -107,18 +118,23 @@ function translatePage() {
   $("lang").lang = state.lang === "zh" ? "en" : "zh";
 }
 
-let undoSnapshot = null;
-
-/** One line under the capture buttons; ``undo``: the table as it was, for the Undo button beside it. */
-function setStatus(text, { error = false, undo = null } = {}) {
+/** One line under the capture buttons. */
+function setStatus(text, { error = false } = {}) {
   $("status").textContent = text;
   $("status").classList.toggle("error", error);
-  undoSnapshot = undo;
-  $("undo").hidden = !undo;
+}
+
+let undo = null; // while Undo is offered: {before, after}, the table before a replace or clear and just after it
+
+/** Offer to bring back the table as it was ``before`` a replace or clear, in a bar at the bottom of the screen
+ * saying ``note``; null withdraws the offer. */
+function offerUndo(before, note = "") {
+  undo = before && { before, after: snapshot() };
+  $("undo-note").textContent = note;
+  $("undo-bar").hidden = !undo;
 }
 
 // ---------------------------------------------------------------------------------------- the hand
-// A hand tile is {code, det}: det is the index of its detection in the seat's photo, or null.
 // Groups are addressed by id: "concealed", "win", "flowers" or "meld:N".
 
 function groupTiles(h, gid) {
@@ -134,22 +150,26 @@ function takeTile(h, gid, index) {
     return tile;
   }
   const tile = groupTiles(h, gid).splice(index, 1)[0];
-  if (gid.startsWith("meld:")) guessMeldKind(h.melds[Number(gid.slice(5))]);
+  if (gid.startsWith("meld:")) editMeld(h.melds[Number(gid.slice(5))]);
   return tile;
 }
 
+/** The player puts a tile into a group: it is theirs there, or the meld is theirs. */
 function putTile(h, gid, tile) {
-  if (gid === "win") {
-    if (h.win) h.concealed.push(h.win);
-    h.win = tile;
-    return;
+  if (gid === "new-meld") return h.melds.push({ kind: "pung", tiles: [tile], from: null, auto: true, edited: true });
+  if (gid.startsWith("meld:")) {
+    groupTiles(h, gid).push(tile);
+    return editMeld(h.melds[Number(gid.slice(5))]);
   }
-  if (gid === "new-meld") {
-    h.melds.push({ kind: "pung", tiles: [tile], from: null, auto: true });
-    return;
-  }
-  groupTiles(h, gid).push(tile);
-  if (gid.startsWith("meld:")) guessMeldKind(h.melds[Number(gid.slice(5))]);
+  tile.placed = true;
+  if (gid !== "win") return h[gid].push(tile);
+  if (h.win) h.concealed.push(h.win);
+  h.win = tile;
+}
+
+function editMeld(meld) {
+  meld.edited = true;
+  guessMeldKind(meld);
 }
 
 /** Where a detection's tile lies in a hand: {gid, index, tile}, or null when it is not in the hand. */
@@ -259,7 +279,7 @@ function composeRecord() {
     if (state.context[name]) record.context[name] = state.context[name];
   }
   if (state.winner !== null) {
-    record.win = { player: state.winner, tile: state.hands[state.winner].win.code, by: state.by, flags: state.flags.filter((f) => info.flags.includes(f)) };
+    record.win = { player: state.winner, tile: state.hands[state.winner].win.code, by: state.by, flags: winFlags() };
     if (state.by !== "self_draw") record.win.from = state.from;
   }
   return { record };
@@ -272,7 +292,7 @@ function composeRecord() {
 function missingFacts() {
   if (state.winner === null) return [];
   const asked = new Set(state.photos.flatMap((photo) => (photo?.needs || []).filter((need) => need.required).map((need) => need.key)));
-  if (state.flags.some((flag) => DEALER_FLAGS.includes(flag))) asked.add("dealer");
+  if (winFlags().some((flag) => DEALER_FLAGS.includes(flag))) asked.add("dealer");
   if (!region().indicator) asked.delete("indicator");
   const keys = [state.by === null ? "win.by" : "win.from", ...["dealer", "indicator"].filter((key) => asked.has(key))];
   return keys.filter((key) => !factGiven(key));
@@ -290,13 +310,17 @@ function factGiven(key, seat = state.seat) {
   return false;
 }
 
+/** The events ticked that these rules read and the way the hand was won allows. */
+const winFlags = () => state.flags.filter((flag) => region().flags.includes(flag) && flagAllowed(flag));
+const flagAllowed = (flag) => state.by === null || (FLAG_WIN_BY[flag] ?? state.by) === state.by;
+
 function factName(key) {
   return t(`fact_${key.replace(".", "_")}`, { name: region().indicator });
 }
 
 let scoreRequest = 0;
 async function updateScore() {
-  keepHand();
+  keepTable();
   const request = ++scoreRequest;
   const { record, needed } = composeRecord();
   if (needed) return showScoreMessage(needed);
@@ -606,7 +630,6 @@ function renderWinFields() {
     radio.checked = radio.value === state.by;
   });
   const others = [0, 1, 2, 3].filter((seat) => seat !== state.winner);
-  if (!others.includes(state.from)) state.from = null;
   $("from").replaceChildren(new Option("—", "", false, state.from === null), ...others.map((seat) => new Option(seatLabel(seat), seat, false, seat === state.from)));
   $("from-field").hidden = !won || state.by === null || state.by === "self_draw";
   $("dealer").replaceChildren(new Option("—", "", false, state.dealer === null), ...[0, 1, 2, 3].map((seat) => new Option(seatLabel(seat), seat, false, seat === state.dealer)));
@@ -618,6 +641,12 @@ function renderWinFields() {
   const indicator = state.indicator ? tileButton(state.indicator, state.lang) : state.indicatorSaid ? t("none") : "—";
   if (state.indicator) indicator.addEventListener("click", openIndicatorPicker);
   $("indicator-tile").replaceChildren(indicator);
+  for (const flag of info.flags) { // an event the way of winning rules out is not offered (nor sent)
+    const input = $(`flag-${flag}`);
+    input.disabled = !flagAllowed(flag);
+    input.checked = !input.disabled && state.flags.includes(flag);
+    $(`flag-${flag}-note`).textContent = input.disabled ? t("flag_needs", { by: t(FLAG_WIN_BY[flag]) }) : "";
+  }
 }
 
 /** Rules-dependent fields: flags, context facts and options; rebuilt when the rules change. */
@@ -627,10 +656,12 @@ function renderRegionFields() {
   flags.replaceChildren(flags.querySelector("legend"));
   flags.hidden = !info.flags.length;
   for (const flag of info.flags) {
-    flags.append(checkbox(`flag-${flag}`, FLAG_NAMES[flag]?.[state.lang] ?? flag, state.flags.includes(flag), (on) => {
+    const field = checkbox(`flag-${flag}`, FLAG_NAMES[flag]?.[state.lang] ?? flag, state.flags.includes(flag), (on) => {
       state.flags = on ? [...state.flags, flag] : state.flags.filter((f) => f !== flag);
       updateScore();
-    }));
+    });
+    field.lastChild.append(" ", Object.assign(document.createElement("small"), { id: `flag-${flag}-note` }));
+    flags.append(field);
   }
   const context = $("context-fields");
   context.replaceChildren(context.querySelector("legend"));
@@ -643,7 +674,7 @@ function renderRegionFields() {
     const toggle = checkbox(`context-${name}`, spec.label[state.lang], !!state.context[name], (on) => {
       state.context[name] = on ? Object.fromEntries(spec.facts.map(([key]) => [key, false])) : undefined;
       renderRegionFields();
-      updateScore();
+      render();
     });
     context.append(toggle, facts);
     if (!state.context[name]) continue;
@@ -691,15 +722,9 @@ function renderRegionFields() {
         option.allowed.forEach((a) => input.append(new Option(String(a), JSON.stringify(a), false, a === value)));
         input.addEventListener("change", () => set(input, JSON.parse(input.value)));
       } else if (option.type === "int") {
-        const [low, high] = [option.minimum ?? 0, option.maximum ?? Infinity];
         input = document.createElement("input");
-        Object.assign(input, { type: "number", min: low, step: 1, value, inputMode: "numeric" });
-        if (option.maximum !== undefined) input.max = high;
-        input.addEventListener("change", () => {
-          const v = Math.min(high, Math.max(low, Math.round(Number(input.value) || 0)));
-          input.value = v;
-          set(input, v);
-        });
+        Object.assign(input, { type: "number", min: option.minimum ?? 0, max: intMaximum(option), step: 1, value, inputMode: "numeric" });
+        input.addEventListener("change", () => set(input, input.value.trim() === "" ? null : Number(input.value)));
       } else {
         input = document.createElement("input"); // flower_groups: two tile strings
         Object.assign(input, { type: "text", value: value.join(" "), spellcheck: false, autocapitalize: "off" });
@@ -720,7 +745,7 @@ function renderRegionFields() {
 function optionProblem(option, value) {
   const valid = {
     bool: () => typeof value === "boolean",
-    int: () => Number.isInteger(value) && value >= (option.minimum ?? 0) && value <= (option.maximum ?? Infinity),
+    int: () => Number.isInteger(value) && value >= (option.minimum ?? 0) && value <= intMaximum(option),
     choice: () => option.allowed.includes(value),
     flower_groups: () => {
       const groups = Array.isArray(value) && value.length === 2 ? value.map((v) => (typeof v === "string" ? parseTiles(v) : null)) : [];
@@ -728,8 +753,12 @@ function optionProblem(option, value) {
     },
   }[option.type];
   if (!valid || valid()) return null;
+  if (option.type === "int") return t("bad_int", { low: option.minimum ?? 0, high: intMaximum(option).toLocaleString(state.lang) });
   return option.type === "flower_groups" ? t("bad_flower_groups") : t("bad_option");
 }
+
+/** The largest value of an integer option: its own maximum, or the largest a page can send exactly. */
+const intMaximum = (option) => option.maximum ?? Number.MAX_SAFE_INTEGER;
 
 /** Options kept on this device that these rules no longer take (or never did) are dropped, named at the field. */
 function dropInvalidOptions() {
@@ -751,7 +780,7 @@ function checkbox(id, text, checked, onChange) {
   const input = document.createElement("input");
   Object.assign(input, { type: "checkbox", id, checked });
   input.addEventListener("change", () => onChange(input.checked));
-  label.append(input, " ", text);
+  label.append(input, " ", Object.assign(document.createElement("span"), { textContent: text }));
   return label;
 }
 
@@ -961,8 +990,7 @@ function openMeldEditor(i) {
     const label = document.createElement("label");
     const radio = Object.assign(document.createElement("input"), { type: "radio", name: "meld-kind", value: kind, checked: kind === meld.kind });
     radio.addEventListener("change", () => {
-      meld.kind = kind;
-      meld.auto = false;
+      Object.assign(meld, { kind, auto: false, edited: true });
       $("meld-from").disabled = !spec.claimed;
       changed();
     });
@@ -973,11 +1001,11 @@ function openMeldEditor(i) {
   from.replaceChildren(new Option(t("unknown"), ""), ...[0, 1, 2, 3].filter((s) => s !== state.seat).map((s) => new Option(seatLabel(s), s, false, s === meld.from)));
   from.disabled = !MELD_KINDS[meld.kind].claimed;
   from.onchange = () => {
-    meld.from = from.value === "" ? null : Number(from.value);
+    Object.assign(meld, { from: from.value === "" ? null : Number(from.value), edited: true });
     changed();
   };
   $("meld-break").onclick = () => {
-    h.concealed.push(...meld.tiles);
+    meld.tiles.forEach((tile) => putTile(h, "concealed", tile));
     h.melds.splice(i, 1);
     dialog.close();
     changed();
@@ -1020,24 +1048,31 @@ function readingFields(seat) {
   return fields;
 }
 
+let photoRequest = 0;
+
 /** Read a photo (``photoUrl``: what shows it, or a promise of it) as the seat's hand. A photo with no tile
- * changes nothing; a hand it replaces can be brought back (Undo). */
+ * changes nothing; a hand it replaces can be brought back (Undo). Only the latest photo's answer is taken; one
+ * read for rules changed meanwhile is read again for the rules now chosen. */
 async function requestReading(seat, photoUrl, endpoint, form) {
-  for (const [name, value] of Object.entries(readingFields(seat))) form.append(name, typeof value === "object" ? JSON.stringify(value) : value);
+  const fields = readingFields(seat);
+  for (const [name, value] of Object.entries(fields)) form.append(name, typeof value === "object" ? JSON.stringify(value) : value);
+  const request = ++photoRequest;
   setStatus(t("reading"));
-  const { answer, error } = await post(endpoint, form, "photo_error");
+  const [{ answer, error }, url] = await Promise.all([post(endpoint, form, "photo_error"), photoUrl]);
+  if (request !== photoRequest) return; // a newer photo is being read
   if (error) return setStatus(error, { error: true });
   if (!answer.tiles.length) return setStatus(t("no_tiles"), { error: true });
   const before = tileCount(state.hands[seat]) ? snapshot() : null;
-  state.photos[seat] = { url: await photoUrl, width: answer.width, height: answer.height, tiles: answer.tiles };
+  state.photos[seat] = { url, rules: fields.rules, width: answer.width, height: answer.height, tiles: answer.tiles };
   applyReading(seat, answer, answer.tiles.map((d) => d.tile));
   claimWinner(seat);
   state.seat = seat;
   const notes = [t("found", { n: answer.tiles.length, doubtful: answer.tiles.filter((d) => d.confidence < DOUBTFUL).length })];
   if (state.hands[seat].win && state.winner !== null && state.winner !== seat) notes.push(t("not_winner_note", { seat: seatLabel(seat), winner: seatLabel(state.winner) }));
-  if (before) notes.push(t("replaced", { seat: seatLabel(seat) }));
-  setStatus(notes.join(" "), { undo: before });
+  setStatus(notes.join(" "));
+  if (before) offerUndo(before, t("replaced", { seat: seatLabel(seat) }));
   render();
+  if (fields.rules !== state.rules) regroup();
 }
 
 /** A reading (`hand`, `suggestions`, `needs` of /api/detect or /api/group) as the seat's hand and notes;
@@ -1051,42 +1086,87 @@ function applyReading(seat, answer, codes) {
 /** The first hand read or marked sets the winner while the player has not chosen one; later hands (another
  * seat's, in rules that score every hand) never move it. */
 function claimWinner(seat) {
-  if (!state.winnerChosen && state.hands.every((h, other) => other === seat || !tileCount(h))) state.winner = seat;
+  if (!state.winnerChosen && state.hands.every((h, other) => other === seat || !tileCount(h))) setWinner(seat);
 }
 
+function setWinner(seat) {
+  state.winner = seat;
+  if (state.from === seat) state.from = null;
+}
+
+let regroupRequest = 0;
+
 /**
- * Every photographed hand read again under the rules now chosen (/api/group), keeping what the player did:
- * tiles corrected, removed or named (face down), tiles added by hand, the winning tile chosen.
+ * Every photographed hand not read for the rules now chosen read again (/api/group), keeping what the player
+ * did: tiles corrected, removed or named (face down), and their own groups (`keepPlayersGroups`). An answer
+ * that comes after the rules changed again is dropped; one that comes after the hand was edited is asked again.
+ * The hand is marked busy (aria-busy) meanwhile.
  */
 async function regroup() {
-  const rules = state.rules;
+  const request = ++regroupRequest;
+  $("hand").setAttribute("aria-busy", "true");
   for (const seat of [0, 1, 2, 3]) {
     const photo = state.photos[seat];
-    if (!photo) continue;
+    if (!photo || photo.rules === state.rules) continue;
+    const rules = state.rules;
     const old = state.hands[seat];
+    const asked = JSON.stringify(old);
     const now = new Map(); // detection -> its tile in the hand now
     for (const gid of groupIds(old)) groupTiles(old, gid).forEach((tile) => tile.det !== null && now.set(tile.det, tile.code));
     const sent = [...now.keys()].sort((a, b) => a - b);
     const given = (i) => (photo.tiles[i].tile === "back" ? "back" : now.get(i)); // a face-down tile stays one for the layout
     const tiles = sent.map((i) => ({ ...photo.tiles[i], tile: given(i) }));
     const { answer, error } = await post("/api/group", { ...readingFields(seat), width: photo.width, height: photo.height, tiles }, "photo_error");
-    if (state.rules !== rules || state.photos[seat] !== photo) return; // changed again meanwhile
+    if (request !== regroupRequest) return; // the rules changed again: a newer regroup is on its way
+    if (state.photos[seat] !== photo || JSON.stringify(state.hands[seat]) !== asked) return regroup(); // edited meanwhile
     if (error) {
       setStatus(error, { error: true });
       continue;
     }
     answer.hand.groups.forEach((g) => (g.tiles = g.tiles.map((j) => sent[j])));
     answer.suggestions.forEach((s) => s.changes.forEach((c) => (c.index = sent[c.index])));
+    const offered = undo && undo.after === snapshot(); // Undo still offered: it stays (the hand it brings back is regrouped)
     applyReading(seat, answer, photo.tiles.map((_, i) => (now.has(i) ? given(i) : null)));
+    photo.rules = rules;
     const h = state.hands[seat];
     for (const gid of groupIds(h)) groupTiles(h, gid).forEach((tile) => tile.det !== null && (tile.code = now.get(tile.det)));
-    for (const gid of groupIds(old)) {
-      for (const tile of groupTiles(old, gid).filter((x) => x.det === null)) putTile(h, ["win", "flowers"].includes(gid) ? gid : "concealed", tile);
+    const read = JSON.stringify(h);
+    keepPlayersGroups(old, h);
+    if (JSON.stringify(h) !== read) { // the reader's problems and suggestions are about its own grouping, not this
+      Object.assign(photo, { problems: [], problemsZh: [], suggestions: [] });
+      if (h.win?.placed) photo.needs = photo.needs.filter((need) => need.key !== "win.tile");
     }
-    const win = old.win?.det != null && h.win?.det !== old.win.det ? locate(h, old.win.det) : null;
-    if (win) putTile(h, "win", takeTile(h, win.gid, win.index));
+    if (offered) undo.after = snapshot();
+    render();
   }
-  render();
+  $("hand").removeAttribute("aria-busy");
+}
+
+/** The reader's new hand ``h`` with the player's own groups of the ``old`` hand put back: the melds they made
+ * or changed, whole (each in the place of the reader's meld it shares a tile with, whose other tiles go back
+ * into the hand), and the tiles they placed (moved, marked as winning, added). */
+function keepPlayersGroups(old, h) {
+  const ownMelds = old.melds.filter((meld) => meld.edited);
+  const placed = ["concealed", "flowers", "win"].flatMap((gid) => groupTiles(old, gid).filter((tile) => tile.placed).map((tile) => [gid, tile]));
+  const own = new Set([...ownMelds.flatMap((meld) => meld.tiles), ...placed.map(([, tile]) => tile)].map((tile) => tile.det));
+  own.delete(null);
+  const isOwn = (tile) => own.has(tile.det);
+  h.concealed = h.concealed.filter((tile) => !isOwn(tile));
+  h.flowers = h.flowers.filter((tile) => !isOwn(tile));
+  if (h.win && isOwn(h.win)) h.win = null;
+  const melds = [];
+  for (const meld of h.melds) {
+    if (!meld.tiles.some(isOwn)) {
+      melds.push(meld);
+      continue;
+    }
+    h.concealed.push(...meld.tiles.filter((tile) => !isOwn(tile)));
+    const dets = new Set(meld.tiles.map((tile) => tile.det));
+    const mine = ownMelds.find((m) => !melds.includes(m) && m.tiles.some((tile) => dets.has(tile.det)));
+    if (mine) melds.push(mine);
+  }
+  h.melds = [...melds, ...ownMelds.filter((meld) => !melds.includes(meld))];
+  for (const [gid, tile] of placed) putTile(h, gid, tile);
 }
 
 function setUpCapture() {
@@ -1196,7 +1276,7 @@ function setUpControls() {
     regroup();
   });
   $("winner").addEventListener("change", () => {
-    state.winner = $("winner").value === "none" ? null : Number($("winner").value);
+    setWinner($("winner").value === "none" ? null : Number($("winner").value));
     state.winnerChosen = true;
     render();
   });
@@ -1212,7 +1292,6 @@ function setUpControls() {
   });
   $("dealer").addEventListener("change", () => {
     state.dealer = $("dealer").value === "" ? null : Number($("dealer").value);
-    saveSettings();
     render();
   });
   $("streak").addEventListener("change", () => {
@@ -1226,7 +1305,7 @@ function setUpControls() {
     render();
   });
   $("add-meld").addEventListener("click", () => {
-    hand().melds.push({ kind: "pung", tiles: [], from: null, auto: true });
+    hand().melds.push({ kind: "pung", tiles: [], from: null, auto: true, edited: true });
     changed();
     const gid = `meld:${hand().melds.length - 1}`;
     openTileAdder(gid, t("meld_n", { n: hand().melds.length }), null, [`[data-group="${gid}"] .tile.add`, "#add-meld"]);
@@ -1235,22 +1314,26 @@ function setUpControls() {
     const before = tileCount(hand()) ? snapshot() : null;
     state.hands[state.seat] = emptyHand();
     state.photos[state.seat] = null;
-    setStatus(before ? t("cleared", { seat: seatLabel(state.seat) }) : "", { undo: before });
+    setStatus("");
+    if (before) offerUndo(before, t("cleared", { seat: seatLabel(state.seat) }));
     render();
   });
   $("new-hand").addEventListener("click", () => {
     const before = snapshot();
     Object.assign(state, emptyTable(state.seat));
-    const lost = snapshot() !== before;
-    setStatus(lost ? t("new_hand_started") : "", { undo: lost ? before : null });
+    setStatus("");
+    if (snapshot() !== before) offerUndo(before, t("new_hand_started"));
     renderRegionFields();
     render();
   });
   $("undo").addEventListener("click", () => {
-    restoreSnapshot(undoSnapshot);
+    restoreSnapshot(JSON.parse(undo.before));
+    offerUndo(null);
     setStatus("");
     renderRegionFields();
     render();
+    $("hand-title").focus(); // the hand brought back
+    regroup(); // read for the rules now chosen if they changed since
   });
   $("print").addEventListener("click", () => window.print());
 }
@@ -1264,18 +1347,20 @@ function fillRules() {
 async function start() {
   translatePage();
   state.regions = await (await fetch("/api/regions")).json();
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(HAND_KEY)); // the hand in progress before a reload
+    if (kept) restoreSnapshot(kept);
+    if (kept?.rules) state.rules = kept.rules; // the rules are this tab's, whatever another tab chose since
+  } catch {} // no storage in this browser, or unreadable: a new hand
   if (!(state.rules in state.regions)) state.rules = Object.keys(state.regions)[0];
   dropInvalidOptions();
-  try {
-    const kept = sessionStorage.getItem(HAND_KEY); // the hand in progress before a reload
-    if (kept) restoreSnapshot(kept);
-  } catch {} // no storage in this browser, or unreadable: a new hand
   fillRules();
   setUpControls();
   setUpDialogs();
   setUpCapture();
   renderRegionFields();
   render();
+  regroup(); // a hand left read for other rules (a reload while it was being read again)
   document.body.dataset.ready = "true";
 }
 

@@ -113,7 +113,7 @@ export const STRINGS = {
     seat_only: "Seat {n}",
     list_sep: ", ",
     score_hint: "Take a photo of the winning hand to see the score.",
-    score_needs: "No score yet: set {facts} below.",
+    score_needs: "No score yet: set {facts} under “The table”.",
     fact_win_by: "how the hand was won (Won by)",
     fact_win_from: "whose discard it was (from)",
     fact_dealer: "the dealer",
@@ -129,6 +129,8 @@ export const STRINGS = {
     new_hand_started: "A new hand: the last one was cleared.",
     bad_flower_groups: "Two groups of four flowers, all eight between them, e.g. 1234f 5678f. Not saved: the value before is used.",
     bad_option: "Not a valid value: the default is used.",
+    bad_int: "A whole number from {low} to {high}. Not saved: the value before is used.",
+    flag_needs: "(only with {by})",
   },
   zh: {
     tagline: "拍牌算分",
@@ -242,7 +244,7 @@ export const STRINGS = {
     seat_only: "{n}号位",
     list_sep: "、",
     score_hint: "拍下和牌者的牌即可计分。",
-    score_needs: "还不能计分：请在下面填写{facts}。",
+    score_needs: "还不能计分：请在“牌局”中填写{facts}。",
     fact_win_by: "和法",
     fact_win_from: "谁放炮",
     fact_dealer: "庄家",
@@ -258,6 +260,8 @@ export const STRINGS = {
     new_hand_started: "新的一局：上一局已清空。",
     bad_flower_groups: "须为两组花牌，每组 4 张，合起来 8 张都有，例如 1234f 5678f。未保存，仍用原来的值。",
     bad_option: "取值无效，已改用默认值。",
+    bad_int: "须为 {low} 到 {high} 之间的整数。未保存，仍用原来的值。",
+    flag_needs: "（仅限{by}）",
   },
 };
 
