@@ -54,7 +54,7 @@ INFO = RegionInfo(
                    "单飘 also scores 夹胡 (+1)", "单飘另计夹胡一番"),
     ),
     flags=("kong_replacement", "bao_draw"),
-    indicator="宝", indicator_name="bao (treasure)",
+    indicator="宝", indicator_name="bao (treasure)", asks=("dealer",),
     meld_types=("chow", "pung", "kong", "whirlwind"),
     extra_sets=((DRAGON_SET, DRAGONS),),
     bao_pungs=True,

@@ -47,7 +47,7 @@ INFO = RegionInfo(
                    "抢金换进的“金”本身也计入金数（仍按原牌使用）"),
     ),
     flags=("heaven", "rob_gold", "three_golds", "gold_kan"),
-    indicator="金", indicator_name="jin (gold, wild)",
+    indicator="金", indicator_name="jin (gold, wild)", asks=("dealer", "indicator"),
     description="16 tiles (17 for the winner); 5 sets + pair; 金 wilds; winds and dragons are flowers; "
                 "each payer pays 花 + 金 + 连庄 + 5 (+ specials), ×2 on 自摸.",
 )

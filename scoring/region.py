@@ -93,7 +93,8 @@ class RegionInfo:
     `win.flags` and `context` fields the region reads; ``indicator`` names what the indicator makes
     (得, 金, 宝) or is None; ``scores_non_winners`` says whether every hand is scored (Wenling).
     ``meld_types``, ``extra_sets`` (extra set shapes as (name, tiles)) and ``bao_pungs`` say which melds
-    a record may hold.
+    a record may hold. ``asks`` names the facts besides the win that a score cannot go without and a photo
+    cannot show (``dealer``, ``indicator``).
     """
 
     key: str
@@ -110,6 +111,7 @@ class RegionInfo:
     meld_types: tuple[str, ...] = ("chow", "pung", "kong")
     extra_sets: tuple[tuple[str, tuple[str, ...]], ...] = ()
     bao_pungs: bool = False
+    asks: tuple[str, ...] = ()
     description: str = ""
 
     @property
@@ -123,7 +125,7 @@ class RegionInfo:
             "context": list(self.context), "indicator": self.indicator, "indicator_name": self.indicator_name,
             "scores_non_winners": self.scores_non_winners, "meld_types": list(self.meld_types),
             "extra_sets": [format_tiles(tiles) for _, tiles in self.extra_sets],
-            "bao_pungs": self.bao_pungs, "description": self.description,
+            "bao_pungs": self.bao_pungs, "asks": list(self.asks), "description": self.description,
         }
 
 

@@ -49,7 +49,7 @@ INFO = RegionInfo(
     ),
     flags=("kong_replacement", "after_special_kong"),
     context=("bao",),
-    indicator="得", indicator_name="de (wild)", scores_non_winners=True,
+    indicator="得", indicator_name="de (wild)", scores_non_winners=True, asks=("dealer", "indicator"),
     description="16 tiles (17 for the winner); 5 sets + pair; 得 wilds, special tiles, 腊子 500; all four hands scored.",
 )
 

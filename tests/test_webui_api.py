@@ -79,6 +79,9 @@ def test_regions_are_the_scorers(client):
     assert list(body) == list(REGIONS)
     for key, info in body.items():
         assert info == REGIONS[key].to_dict()
+    # what a score cannot go without, for a hand entered without a photo as for one read from a photo
+    assert {key: info["asks"] for key, info in body.items()} == {
+        "wenling": ["dealer", "indicator"], "daishan": [], "fuzhou": ["dealer", "indicator"], "baicheng": ["dealer"]}
 
 
 # -- detect ------------------------------------------------------------------------------------------

@@ -213,8 +213,8 @@ def needs(reading: HandReading, *, indicator: str | None = None) -> tuple[Need, 
                                               "(叉宝)?", required=False, choices=(True, False)))
     if info.indicator and indicator is None:
         out.append(Need("indicator", f"Which tile is the indicator ({info.indicator})?",
-                        required=region in ("wenling", "fuzhou")))
-    if region != "daishan":
+                        required="indicator" in info.asks))
+    if "dealer" in info.asks:
         out.append(Need("dealer", "Which seat is the dealer (庄)?"))
     if region == "fuzhou":
         out.append(Need("dealer_streak", "How many hands in a row has the dealer kept the deal (连庄)?",
