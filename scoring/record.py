@@ -23,6 +23,8 @@ FLAGS = (
     "bao_draw", "after_special_kong",
 )
 """Every `win.flags` value of table-format.md; each region uses some of them."""
+MAX_STREAK = 100
+"""The most hands in a row a dealer keeps the deal (连庄) that a record may say: more is a typing slip."""
 
 
 class RecordError(ValueError):
@@ -100,7 +102,8 @@ def parse_table(record: Any, info: RegionInfo) -> Table:
     options = _options(record.get("options"), info)
     dealer = _seat(_field(record, "dealer"), "dealer")
     streak = record.get("dealer_streak", 0)
-    _require(_is_int(streak) and streak >= 0, f"dealer_streak must be a whole number ≥ 0, got {brief(streak)}")
+    _require(_is_int(streak) and 0 <= streak <= MAX_STREAK,
+             f"dealer_streak must be a whole number from 0 to {MAX_STREAK}, got {brief(streak)}")
     indicator = record.get("indicator")
     if indicator is not None:
         indicator = _one_tile(indicator, "indicator")

@@ -119,7 +119,8 @@ def test_unknown_or_bad_options(options, expected):
 @pytest.mark.parametrize("path, value, expected", [
     ("dealer", "0", "dealer must be a seat 0–3"),
     ("dealer", 4, "dealer must be a seat 0–3"),
-    ("dealer_streak", -1, "dealer_streak must be a whole number"),
+    ("dealer_streak", -1, "dealer_streak must be a whole number from 0 to 100"),
+    ("dealer_streak", 10**30, "dealer_streak must be a whole number from 0 to 100"),  # a typing slip
     ("players", {}, "players must be a list of exactly four"),
     ("players.3", ..., "players must be a list of exactly four"),
     ("players.1.concealed", 123, "must be a tile string"),
