@@ -325,6 +325,26 @@ def test_needs_what_the_photo_cannot_show(region: str, required: set[str]) -> No
     assert {n.key for n in hand.needs if n.required} == required
 
 
+WENLING_REST = (0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1s 2s 3s 7z"))
+"""A Wenling non-winner's 13 concealed tiles: with a pung, the 16 a hand holds between turns."""
+
+
+def test_non_winners_hand_holds_the_hand_size_and_sets_no_tile_apart() -> None:
+    hand = group_hand(laid(WENLING_REST, PUNG), "wenling", winner=False)
+    assert (hand.concealed, hand.win_tile, hand.problems) == ("123m456p123789s7z", None, ())
+    assert [g.kind for g in hand.groups] == ["concealed", "meld"]
+    assert not {"win.by", "win.from", "win.tile"} & {n.key for n in hand.needs}
+    # as a winner the same tiles are a tile short and set none apart
+    assert "no tile is set apart as the winning tile" in group_hand(laid(WENLING_REST, PUNG), "wenling").problems
+
+
+def test_non_winners_tile_set_apart_is_one_of_its_tiles_and_a_wrong_size_is_said() -> None:
+    apart = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1s 2s 3s", "7z")), PUNG), "wenling", winner=False)
+    assert (apart.concealed, apart.win_tile, apart.problems) == ("123m456p123789s7z", None, ())
+    short = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1s 2s 3s")), PUNG), "wenling", winner=False)
+    assert short.problems == ("the hand holds 15 tiles (a meld counts three), a non-winner's Wenling hand 16",)
+
+
 def test_bad_region_or_seat_is_one_clear_error() -> None:
     with pytest.raises(ValueError, match="unknown rules 'mcr'"):
         group_hand(laid(DAISHAN), "mcr")

@@ -78,6 +78,8 @@ def mjcam(*args: str) -> subprocess.CompletedProcess:
     (["no-such.jpg", "--rules", "daishan"], "mjcam read: no-such.jpg: no such file\n"),
     (["x.jpg", "--rules", "daishan", "--indicator", "5q"], "mjcam read: --indicator: bad tile string '5q'"),
     (["x.jpg", "--rules", "daishan", "--option", "di"], "mjcam read: --option takes KEY=VALUE, e.g. di=2, not 'di'\n"),
+    (["x.jpg", "--rules", "wenling", "--score", "--non-winner"],
+     "mjcam read: --score scores the photographed hand as the winner's: leave out --non-winner\n"),
 ])
 def test_bad_input_is_one_line_with_status_2(args: list[str], message: str) -> None:
     done = mjcam(*args)
@@ -99,3 +101,6 @@ def test_photo_read_as_json_and_scoring_asks_for_the_facts(tmp_path: Path) -> No
     done = mjcam(str(photo), "--rules", "daishan", "--score")
     assert done.returncode == 2
     assert done.stderr == "mjcam read: cannot score without: --self-draw or --from SEAT\n"
+    done = mjcam(str(photo), "--rules", "daishan", "--json", "--non-winner")  # read as a hand that did not win
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["win_tile"] is None and "win.by" not in done.stdout

@@ -7,6 +7,7 @@ import ast
 import inspect
 import re
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -48,9 +49,9 @@ CASES = {
     "no pung": (lambda: _read(laid(DAISHAN, (1, row("9p* 9p 8p"))), "daishan"), "副露1：「九筒、九筒、八筒」不成碰"),
     "no kong": (lambda: _read(laid(SHORT, (1, row("5m* 5m 5m 6m"))), "daishan"), "副露1：「五萬、五萬、五萬、六萬」不成杠"),
     "laid aside, one": (lambda: _read(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 2m 2m 2m", "1s")), PUNG), "fuzhou"),
-                        "「東」在手牌中：福州麻将要把这张牌和花牌一起放在一边"),
+                        "「東」在手牌中：福州麻将要把这张牌放到花牌一栏"),
     "laid aside, several": (lambda: _read(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 2z 2m 2m", "1s")), PUNG), "fuzhou"),
-                            "「東、南」在手牌中：福州麻将要把这些牌和花牌一起放在一边"),
+                            "「東、南」在手牌中：福州麻将要把这些牌放到花牌一栏"),
     "no flowers": (lambda: _read(laid(DAISHAN, PUNG, (-1, row("1f"))), "baicheng"), "白城麻将不用花牌：「春」"),
     "stray flower, one": (lambda: check_hand(_reading(flowers="5z")), "「白」被放在花牌中，但岱山麻将不把这张牌放在一边"),
     "stray flower in Wenling": (lambda: check_hand(_reading(flowers="15z", region="wenling")),
@@ -64,6 +65,8 @@ CASES = {
     "hand size": (lambda: _read(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 5z 7p", "5z")), PUNG,
                                      reads={10: (0.3, (("6p", 0.02),))}), "daishan"),
                   "手牌共 15 张（副露按三张算），岱山麻将和牌应有 14 张"),
+    "a non-winner's hand size": (lambda: check_hand(replace(_reading("123m456p789s11z"), winner=False)),
+                                 "手牌共 11 张（副露按三张算），岱山麻将未和牌的一家应有 13 张"),
     "a tile missing": (lambda: _read(laid((0, row("1m 2m 3m 4p 5p 6p 5z 5z 4m", "5m")), PUNG), "daishan"),
                        "手牌共 13 张（副露按三张算），岱山麻将和牌应有 14 张：可能少了一张（补上「三萬」或「六萬」就能和牌）"),
     "no winning hand, a tile to change": (
@@ -133,7 +136,7 @@ def _sentences(function) -> list[str]:
 
 @pytest.mark.parametrize("function, count", [
     (grouping.read_layout, 1), (grouping._read_meld, 5), (consistency.check_hand, 7),
-    (consistency._size_problem, 2), (consistency._describe, 2)])
+    (consistency._size_problem, 3), (consistency._describe, 2)])
 def test_no_sentence_of_the_reader_is_left_out_of_these_cases(function, count):
     """A sentence added to (or dropped from) the functions that write problems and suggestions: give it its
     Chinese in webui/reader_text.py and a case in CASES that makes the reader say it, then count it here."""

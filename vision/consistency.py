@@ -54,14 +54,15 @@ def check_hand(reading: HandReading, *, indicator: str | None = None, options: d
     for tile, n in sorted(counts.items(), key=lambda kv: TILE_INDEX[kv[0]]):
         if n > (1 if tile.endswith("f") else 4):
             problems.append(f"{n} × {tile}: a set has {'one' if tile.endswith('f') else 'four'}")
-    if reading.win_tile is None:
+    if reading.win_tile is None and reading.winner:
         problems.append("no tile is set apart as the winning tile")
     size = len(parse_tiles(reading.concealed)) + 3 * len(reading.melds)
-    if first and (problems or size != info.hand_size + 1):
+    want = info.hand_size + reading.winner
+    if first and (problems or size != want):
         return tuple(problems[:1]) or ("wrong hand size",)
-    if size != info.hand_size + 1:
-        problems.append(_size_problem(reading, size, info.hand_size + 1, indicator, options, seat))
-    if not problems and not _wins(reading, indicator, options, seat):
+    if size != want:
+        problems.append(_size_problem(reading, size, want, indicator, options, seat))
+    if not problems and reading.winner and not _wins(reading, indicator, options, seat):
         problems.append(f"these tiles are no winning {info.name} hand")
     return tuple(problems)
 
@@ -69,7 +70,8 @@ def check_hand(reading: HandReading, *, indicator: str | None = None, options: d
 def _size_problem(reading: HandReading, size: int, want: int, indicator: str | None,
                   options: dict[str, Any] | None, seat: int) -> str:
     """The hand-size problem, naming the tiles that would complete a hand one tile short."""
-    text = f"the hand holds {size} tiles (a meld counts three), a winning {scoring.REGIONS[reading.region].name} hand {want}"
+    kind = "a winning" if reading.winner else "a non-winner's"
+    text = f"the hand holds {size} tiles (a meld counts three), {kind} {scoring.REGIONS[reading.region].name} hand {want}"
     if size == want - 1 and reading.win_tile:
         completing = [t for t in PLAYING_TILES if _wins(replace(reading, concealed=format_tiles(
             parse_tiles(reading.concealed) + [t])), indicator, options, seat)]
@@ -117,7 +119,7 @@ def suggest(detections: Detections, layout: Layout, reading: HandReading, *, sea
     the likeliest of them with their probabilities summed.
     """
     size = len(parse_tiles(reading.concealed)) + 3 * len(reading.melds)
-    want = scoring.REGIONS[reading.region].hand_size + 1
+    want = scoring.REGIONS[reading.region].hand_size + reading.winner
     if size not in (want, want + 1):
         return ()
     held = [i for g in reading.groups for i in g.tiles]
@@ -143,7 +145,7 @@ def suggest(detections: Detections, layout: Layout, reading: HandReading, *, sea
     for weight, changes in trials:
         fixed = _apply(detections, layout, changes)
         trial = read_layout(fixed[0], fixed[1], detections.sideways, reading.region, seat=seat,
-                            indicator=indicator, options=options)
+                            indicator=indicator, options=options, winner=reading.winner)
         if not check_hand(trial, indicator=indicator, options=options, seat=seat, first=True):
             found.append((weight, changes, trial))
     total = sum(w for w, _, _ in found)
@@ -192,8 +194,8 @@ def needs(reading: HandReading, *, indicator: str | None = None) -> tuple[Need, 
         Need("win.by", "How was the hand won: self-drawn, on a discard, or by robbing a kong?",
              choices=("self_draw", "discard", "rob_kong")),
         Need("win.from", "Whose discard (or robbed kong) was it? Not needed for a self-drawn win."),
-    ]
-    if reading.win_tile is None:
+    ] if reading.winner else []
+    if reading.winner and reading.win_tile is None:
         out.append(Need("win.tile", "Which tile won the hand? None is set apart at the end of the row."))
     elif reading.win_guessed:
         out.append(Need("win.tile", f"No tile is set apart: did {reading.win_tile}, the right end of the row, win the "

@@ -180,6 +180,8 @@ class HandReading:
     more than its share, the row's right end, with ``win_guessed``). ``groups`` give the detection indices of each
     group, ``away`` the detections left out of the hand. ``problems`` says why the hand is not legal as
     read, ``suggestions`` the most probable corrections (never applied), ``needs`` what the photo cannot show.
+    ``winner`` is False for the hand of a player who did not win (scored too where the region scores every
+    hand): it holds the region's hand size, sets no tile apart and need not be a winning shape.
     """
 
     region: str
@@ -193,6 +195,7 @@ class HandReading:
     suggestions: tuple[Suggestion, ...] = ()
     needs: tuple[Need, ...] = ()
     win_guessed: bool = False
+    winner: bool = True
 
     @property
     def player(self) -> dict[str, Any]:
@@ -587,7 +590,8 @@ def laid_aside(region: str, indicator: str | None = None, options: dict[str, Any
 
 
 def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, region: str, *, seat: int = 0,
-                indicator: str | None = None, options: dict[str, Any] | None = None) -> HandReading:
+                indicator: str | None = None, options: dict[str, Any] | None = None,
+                winner: bool = True) -> HandReading:
     """The hand a layout shows, given each detection's tile: which group is what, and the player's part of
     the table record. ``tiles`` and ``sideways`` are indexed like the layout's detections.
 
@@ -627,13 +631,14 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
         loose = sum(len(m) for m in grown if m not in (g, h) and m not in melds_and_flowers)
         size = len(g) + (h is not None) + sum(3 for m in melds_and_flowers if m not in flowers)
         unclaimed = sum(len(m) == 3 and m in plain for m in melds_and_flowers)
-        score = (size == REGIONS[region].hand_size + 1, len(g) % 3 == (1 if h else 2), -loose,
-                 sum(map(len, grown)), -unclaimed, -joined)
+        shape = len(g) % 3 == (1 if h else 2) if winner else (len(g) + (h is not None)) % 3 == 1
+        score = (size == REGIONS[region].hand_size + winner, shape, -loose, sum(map(len, grown)), -unclaimed,
+                 -joined)
         if best is None or score > best:
             best, hand, winning, rows = score, grown, h, trial
     groups = [g for row in rows for g in row]
     concealed = hand[0] if hand else None
-    win_guessed = bool(concealed and winning is None and best and best[0] and best[1])
+    win_guessed = bool(winner and concealed and winning is None and best and best[0] and best[1])
     if win_guessed:
         winning, concealed = concealed[-1:], concealed[:-1]
         hand = [concealed, winning] + hand[1:]
@@ -643,8 +648,10 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
     out: list[Group] = []
     ordered = [g for g in groups if g in hand] + ([concealed, winning] if win_guessed else [])
     for g in ordered:
-        if g == concealed:
-            out.append(Group("concealed", g))
+        if g == concealed:  # a non-winner's tile set apart is one of its concealed tiles
+            out.append(Group("concealed", g + (winning or ()) if not winner else g))
+        elif g == winning and not winner:
+            continue
         elif g == winning:
             out.append(Group("winning", g))
         elif g in flowers:
@@ -664,7 +671,7 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
     kept = {i for g in out for i in g.tiles}
     order = {"concealed": 0, "winning": 1, "meld": 2, "flowers": 3}
     out.sort(key=lambda group: (order[group.kind], group.meld or 0))
-    win_tile = tiles[winning[0]] if winning else None
+    win_tile = tiles[winning[0]] if winning and winner else None
     return HandReading(
         region=region,
         concealed=_format([tiles[i] for g in core for i in g]),
@@ -675,6 +682,7 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
         away=tuple(i for i in range(len(tiles)) if i not in kept),
         problems=tuple(problems),
         win_guessed=win_guessed,
+        winner=winner,
     )
 
 
@@ -1008,7 +1016,7 @@ def _names(indices: tuple[int, ...], tiles: tuple[str, ...]) -> str:
 
 def read_detections(detections: Detections, region: str, *, seat: int = 0, indicator: str | None = None,
                     options: dict[str, Any] | None = None, left_out: frozenset[int] = frozenset(),
-                    up: float | None = None) -> tuple[Layout, HandReading]:
+                    up: float | None = None, winner: bool = True) -> tuple[Layout, HandReading]:
     """The layout and reading of the detections (but ``left_out``), trying each likely up direction of the
     hand (only ``up`` when given) and keeping the reading that holds the most tiles facing that way (a face
     alike turned by 180°, `HALF_TURN_ALIKE`, faces both ways), then finds a winning tile set apart, then has
@@ -1017,7 +1025,7 @@ def read_detections(detections: Detections, region: str, *, seat: int = 0, indic
     for direction in up_candidates(detections) if up is None else [up]:
         layout = find_layout(detections, direction, left_out)
         reading = read_layout(layout, _kong_faces(layout, detections), detections.sideways, region, seat=seat,
-                              indicator=indicator, options=options)
+                              indicator=indicator, options=options, winner=winner)
         held = [i for g in reading.groups for i in g.tiles]
         upright = sum(detections.tiles[i] == BACK or detections.sideways[i]
                       or detections.tiles[i] in HALF_TURN_ALIKE
@@ -1086,9 +1094,10 @@ def _cut_by_edge(detections: Detections, frame: tuple[int, int]) -> np.ndarray:
 
 
 def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator: str | None = None,
-               options: dict[str, Any] | None = None, frame: tuple[int, int] | None = None) -> HandReading:
+               options: dict[str, Any] | None = None, frame: tuple[int, int] | None = None,
+               winner: bool = True) -> HandReading:
     """The player's hand read from the detections, checked for consistency: ``problems`` say why it is not
-    a legal win as read, ``suggestions`` give the likeliest corrections (not applied), ``needs`` what the
+    a legal win (``winner`` False: a legal hand of a player who did not win) as read, ``suggestions`` give the likeliest corrections (not applied), ``needs`` what the
     photo cannot show. ``seat`` is the photographed player's seat (for the melds' ``from``); ``indicator``
     the indicator tile when known; ``frame`` the photo's (width, height), to leave out slivers of tiles its
     edge cuts off (`edge_slivers`). When the hand is not legal as read, the backs no concealed
@@ -1106,7 +1115,7 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
         raise ValueError(f"seat must be 0, 1, 2 or 3, not {seat!r}")
     slivers = edge_slivers(detections, frame)
     layout, reading = read_detections(detections, region, seat=seat, indicator=indicator, options=options,
-                                      left_out=slivers)
+                                      left_out=slivers, winner=winner)
     problems = check_hand(reading, indicator=indicator, options=options, seat=seat)
     if problems:
         odd = [(up, backs) for up in up_candidates(detections)
@@ -1115,7 +1124,7 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
             + [(layout.up, misfit) for misfit in _misfits(reading)]
         for up, stray in trials[:MAX_TRIALS]:
             trial = read_detections(detections, region, seat=seat, indicator=indicator, options=options,
-                                    left_out=slivers | stray, up=up)
+                                    left_out=slivers | stray, up=up, winner=winner)
             if not check_hand(trial[1], indicator=indicator, options=options, seat=seat, first=True):
                 layout, reading, problems = *trial, ()
                 break
@@ -1124,7 +1133,7 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
         runs_out = {i for g in _misfits(reading) if edge[list(g)].any() for i in g}
         if runs_out:
             layout, reading = read_detections(detections, region, seat=seat, indicator=indicator, options=options,
-                                              left_out=slivers | runs_out, up=layout.up)
+                                              left_out=slivers | runs_out, up=layout.up, winner=winner)
             problems = check_hand(reading, indicator=indicator, options=options, seat=seat)
     suggestions = suggest(detections, layout, reading, seat=seat, indicator=indicator, options=options) \
         if problems else ()

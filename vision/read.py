@@ -9,13 +9,13 @@ from vision.images import Photo
 
 
 def hand_reading(photo: Photo, detector: Any, region: str, seat: int = 0, *, indicator: str | None = None,
-                 options: dict[str, Any] | None = None) -> tuple[HandReading, Detections]:
+                 options: dict[str, Any] | None = None, winner: bool = True) -> tuple[HandReading, Detections]:
     """The checked reading of the hand of the player at ``seat`` in the photo (slivers of tiles the photo's
-    edge cuts off left out), and the detections it was read from. ``detector`` is a
-    `vision.detector.TileDetector` (anything with its ``detect(photo)``)."""
+    edge cuts off left out; ``winner`` False: a hand that did not win), and the detections it was read
+    from. ``detector`` is a `vision.detector.TileDetector` (anything with its ``detect(photo)``)."""
     detections = detector.detect(photo)
     reading = group_hand(detections, region, seat=seat, indicator=indicator, options=options,
-                         frame=(photo.width, photo.height))
+                         frame=(photo.width, photo.height), winner=winner)
     return reading, detections
 
 

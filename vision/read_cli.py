@@ -35,6 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seat", type=int, default=0, choices=range(4), metavar="N",
                         help="the photographed player's seat 0–3 (default 0)")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--non-winner", action="store_true",
+                        help="the hand did not win (Wenling scores every hand): read at the hand size, no tile apart")
     parser.add_argument("--score", action="store_true", help="score the hand (give the facts below)")
     parser.add_argument("--self-draw", action="store_true", help="the winning tile was self-drawn")
     parser.add_argument("--from", dest="source", type=int, choices=range(4), metavar="SEAT",
@@ -54,7 +56,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         indicator = _one_tile(args.indicator, "--indicator") if args.indicator else None
         options = _options(args.option)
-        reading, photo, detections = _read(args.photo, args.rules, args.seat, indicator, options)
+        if args.score and args.non_winner:
+            raise ReadError("--score scores the photographed hand as the winner's: leave out --non-winner")
+        reading, photo, detections = _read(args.photo, args.rules, args.seat, indicator, options, not args.non_winner)
         if not args.score:
             from vision.read import reading_json
 
@@ -69,7 +73,8 @@ def run(args: argparse.Namespace) -> int:
     return _score(record, reading, args.json)
 
 
-def _read(path: str, region: str, seat: int, indicator: str | None, options: dict[str, Any]) -> tuple[Any, Any, Any]:
+def _read(path: str, region: str, seat: int, indicator: str | None, options: dict[str, Any],
+          winner: bool) -> tuple[Any, Any, Any]:
     from vision.detector import TileDetector
     from vision.images import ImageError, read_photo
     from vision.read import hand_reading
@@ -82,7 +87,8 @@ def _read(path: str, region: str, seat: int, indicator: str | None, options: dic
         detector = TileDetector()
     except Exception as error:  # a missing or unreadable model file, from ONNX Runtime
         raise ReadError(f"cannot load the tile models: {str(error).splitlines()[0]}") from None
-    reading, detections = hand_reading(photo, detector, region, seat, indicator=indicator, options=options)
+    reading, detections = hand_reading(photo, detector, region, seat, indicator=indicator, options=options,
+                                       winner=winner)
     return reading, photo, detections
 
 
@@ -168,7 +174,8 @@ def describe(reading: Any) -> str:
     """The reading for people: the hand, then problems, suggestions and needs."""
     info = REGIONS[reading.region]
     lines = [f"{info.name} {info.name_zh} hand: concealed {reading.concealed or '(none)'}"
-             + (f", winning tile {reading.win_tile}" if reading.win_tile else ", no winning tile set apart")]
+             + (f", winning tile {reading.win_tile}" if reading.win_tile
+                else ", no winning tile set apart" if reading.winner else " (a hand that did not win)")]
     for k, meld in enumerate(reading.melds):
         how = ("concealed" if meld.get("concealed") else "added" if meld.get("added") else "")
         source = f"from seat {meld['from']}" if "from" in meld else ""

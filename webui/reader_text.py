@@ -83,7 +83,7 @@ TABLE: tuple[tuple[re.Pattern[str], str], ...] = (
     _row(r"meld (?P<n>\d+): (?P<tiles>{TILES}) is no kong", "副露{n}：{tiles}不成杠"),
     # vision.consistency.check_hand
     _row(r"(?P<tiles>{TILES}) in the hand: (?P<region>{REGION}) lays (?P<it>it|them) aside",
-         "{tiles}在手牌中：{region}麻将要把{it}和花牌一起放在一边"),
+         "{tiles}在手牌中：{region}麻将要把{it}放到花牌一栏"),
     _row(r"(?P<region>{REGION}) is played without flowers: (?P<tiles>{TILES})", "{region}麻将不用花牌：{tiles}"),
     _row(r"(?P<tiles>{TILES}) among the flowers: (?P<region>{REGION}) does not lay (?P<it>it|them) aside",
          "{tiles}被放在花牌中，但{region}麻将不把{it}放在一边"),
@@ -96,6 +96,8 @@ TABLE: tuple[tuple[re.Pattern[str], str], ...] = (
          "手牌共 {k} 张（副露按三张算），{region}麻将和牌应有 {want} 张：可能少了一张（补上{either}就能和牌）"),
     _row(r"the hand holds (?P<k>\d+) tiles \(a meld counts three\), a winning (?P<region>{REGION}) hand (?P<want>\d+)",
          "手牌共 {k} 张（副露按三张算），{region}麻将和牌应有 {want} 张"),
+    _row(r"the hand holds (?P<k>\d+) tiles \(a meld counts three\), a non-winner's (?P<region>{REGION}) hand (?P<want>\d+)",
+         "手牌共 {k} 张（副露按三张算），{region}麻将未和牌的一家应有 {want} 张"),
     _row(r"these tiles are no winning (?P<region>{REGION}) hand", "这些牌不成{region}麻将的和牌"),
     # vision.consistency._describe (a suggestion's text)
     _row(rf"(?P<changes>{CHANGE}(?:, {CHANGE})*)", "{changes}"),

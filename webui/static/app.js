@@ -1,17 +1,20 @@
 // The table page: capture a hand, correct it, fill in what a photo cannot show, read the score.
 // Everything goes through the JSON API (/api/detect, /api/score, /api/camera…); no framework, no build.
 import { CONTEXT_FIELDS, FLAG_NAMES, MELD_KINDS, STRINGS, needInChinese } from "./i18n.js";
-import { TILE_CODES, formatTiles, isTile, parseTiles, tileButton, tileName } from "./tiles.js";
+import { SUITS, TILE_CODES, formatTiles, isTile, parseTiles, tileButton, tileName } from "./tiles.js";
 
 const DOUBTFUL = 0.5; // a detection below this confidence is marked doubtful
 const SHOWN_ALTERNATIVE = 0.01; // a classifier's next guess less likely than this is not offered as likely
 const STREAK_RULES = ["fuzhou"]; // dealer_streak (连庄) is read by Fuzhou only (table-format.md)
+const MAX_STREAK = 100; // the most dealer_streak the scorer takes
 const DEALER_FLAGS = ["heaven", "earth"]; // win.flags that the scorer checks against the dealer
 // win.flags the scorer takes only with one way of winning (after_special_kong: with kong_replacement)
 const FLAG_WIN_BY = { kong_replacement: "self_draw", last_tile: "self_draw", heaven: "self_draw", earth: "discard", rob_gold: "self_draw",
   three_golds: "self_draw", gold_kan: "self_draw", bao_draw: "self_draw", after_special_kong: "self_draw" };
 const SETTINGS_KEY = "mjcam.settings"; // localStorage: what stays from one hand to the next
 const HAND_KEY = "mjcam.hand"; // sessionStorage: the hand in progress and its rules, kept over a reload
+const HAND_VERSION = 2; // of what HAND_KEY keeps: a table kept by another version is not restored
+const CAPTURE_KEY = "mjcam.capture"; // sessionStorage: the table camera's capture last read, not read again after a reload
 const KEPT_PHOTO_PX = 1280; // the photo is kept (and shown) at most this many pixels across
 const RECORD_JARGON = /^invalid table record: /; // how the API introduces the scorer's line; not for players
 const $ = (id) => document.getElementById(id);
@@ -24,7 +27,7 @@ const state = {
   regions: {},
   rules: saved.rules,
   seat: saved.seat ?? 0, // the seat whose hand is shown and photographed
-  streak: saved.streak ?? 0,
+  streak: Number.isInteger(saved.streak) && saved.streak >= 0 && saved.streak <= MAX_STREAK ? saved.streak : 0,
   options: saved.options || {}, // per region: the values set on this device
   optionProblems: {}, // per option of the rules shown: what is wrong with the value given (not kept)
   ...emptyTable(saved.seat ?? 0),
@@ -43,7 +46,7 @@ function emptyTable(seat) {
     flags: [],
     context: {},
     hands: [0, 1, 2, 3].map(emptyHand),
-    photos: [null, null, null, null], // per seat: {url, rules, width, height, tiles, codes, groups, problems, problemsZh, suggestions, needs}
+    photos: [null, null, null, null], // per seat: {url, readWith, width, height, tiles, codes, groups, problems, problemsZh, suggestions, needs}
   };
 }
 const TABLE_FIELDS = Object.keys(emptyTable(0));
@@ -72,13 +75,16 @@ function restoreSnapshot(table) {
 function keepTable() {
   const text = snapshot();
   if (undo && text !== undo.after) offerUndo(null);
-  const table = { ...JSON.parse(text), rules: state.rules };
+  const table = { ...JSON.parse(text), rules: state.rules, version: HAND_VERSION };
   const withoutPhotos = { ...table, photos: table.photos.map((photo) => photo && { ...photo, url: null }) };
   for (const kept of [table, withoutPhotos]) {
     try {
       return sessionStorage.setItem(HAND_KEY, JSON.stringify(kept));
     } catch {} // over the quota, or no storage in this browser
   }
+  try {
+    sessionStorage.removeItem(HAND_KEY); // an older hand is not brought back by a reload
+  } catch {}
 }
 
 function loadSettings() {
@@ -255,6 +261,7 @@ function meldKind(m) {
 function composeRecord() {
   const info = region();
   if (!state.hands.some(tileCount)) return { needed: t("score_hint") };
+  if (state.photos.some(readStale)) return { needed: regroupError ? t("regroup_failed", { why: regroupError }) : t("regrouping"), retry: !!regroupError };
   const unknown = state.hands.findIndex((h) => groupIds(h).some((gid) => groupTiles(h, gid).some((tile) => !isTile(tile.code))));
   if (unknown >= 0) return { needed: t("problem_facedown", { seat: seatLabel(unknown) }) };
   if (state.winner !== null && !state.hands[state.winner].win) return { needed: t("problem_no_win", { seat: seatLabel(state.winner) }) };
@@ -268,7 +275,7 @@ function composeRecord() {
   const record = {
     rules: state.rules,
     options: state.options[state.rules] || {},
-    dealer: state.dealer ?? 0, // not asked for by these rules
+    dealer: state.dealer ?? 0, // neither these rules nor an event ticked read it (`missingFacts`)
     dealer_streak: STREAK_RULES.includes(state.rules) ? state.streak : 0,
     indicator: info.indicator ? state.indicator : null,
     players,
@@ -286,15 +293,13 @@ function composeRecord() {
 }
 
 /**
- * The facts of a win that only the player can give and has not: how it was won and from whom, and those the
- * reader marked required (`needs`: the dealer, the indicator). Nothing is assumed for them.
+ * The facts that only the player can give and has not: how a win was won and from whom, those the rules ask
+ * (`asks`: the dealer, the indicator), and the dealer when an event ticked depends on it. Nothing is assumed.
  */
 function missingFacts() {
-  if (state.winner === null) return [];
-  const asked = new Set(state.photos.flatMap((photo) => (photo?.needs || []).filter((need) => need.required).map((need) => need.key)));
+  const asked = new Set(region().asks);
   if (winFlags().some((flag) => DEALER_FLAGS.includes(flag))) asked.add("dealer");
-  if (!region().indicator) asked.delete("indicator");
-  const keys = [state.by === null ? "win.by" : "win.from", ...["dealer", "indicator"].filter((key) => asked.has(key))];
+  const keys = [...(state.winner === null ? [] : [state.by === null ? "win.by" : "win.from"]), ...asked];
   return keys.filter((key) => !factGiven(key));
 }
 
@@ -303,16 +308,29 @@ function factGiven(key, seat = state.seat) {
   const h = state.hands[seat];
   if (key === "win.by") return state.winner === null || state.by !== null;
   if (key === "win.from") return state.winner === null || state.by === "self_draw" || (state.by !== null && state.from !== null);
-  if (key === "win.tile") return !!h.win;
+  if (key === "win.tile") return !!h.win?.placed; // the player marked it (not the reader's guess)
   if (key === "dealer") return state.dealer !== null;
   if (key === "indicator") return state.indicator !== null || state.indicatorSaid;
   if (/^melds\.\d+\.tiles$/.test(key)) return h.melds.every((meld) => meld.tiles.every((tile) => isTile(tile.code)));
   return false;
 }
 
-/** The events ticked that these rules read and the way the hand was won allows. */
-const winFlags = () => state.flags.filter((flag) => region().flags.includes(flag) && flagAllowed(flag));
-const flagAllowed = (flag) => state.by === null || (FLAG_WIN_BY[flag] ?? state.by) === state.by;
+/** The events ticked that these rules read and the facts given allow. */
+const winFlags = () => state.flags.filter((flag) => region().flags.includes(flag) && !flagProblem(flag));
+
+/** Why an event cannot apply to the facts given so far (the scorer's checks the page can make), or null. */
+function flagProblem(flag) {
+  const { winner, by, from, dealer, indicator } = state;
+  const winTile = winner === null ? null : state.hands[winner].win?.code;
+  if (by !== null && (FLAG_WIN_BY[flag] ?? by) !== by) return t("flag_needs", { by: t(FLAG_WIN_BY[flag]) });
+  if (flag === "heaven" && dealer !== null && winner !== dealer) return t("flag_needs_dealer_winner");
+  if (flag === "earth" && dealer !== null && (winner === dealer || (from !== null && from !== dealer))) return t("flag_needs_dealer_discard");
+  if (["rob_gold", "bao_draw"].includes(flag) && state.indicatorSaid && winTile && winTile !== indicator) {
+    return t("flag_needs_indicator_win", { name: region().indicator });
+  }
+  if (flag === "after_special_kong" && !state.flags.includes("kong_replacement")) return t("flag_needs_flag", { flag: FLAG_NAMES.kong_replacement[state.lang] });
+  return null;
+}
 
 function factName(key) {
   return t(`fact_${key.replace(".", "_")}`, { name: region().indicator });
@@ -322,7 +340,8 @@ let scoreRequest = 0;
 async function updateScore() {
   keepTable();
   const request = ++scoreRequest;
-  const { record, needed } = composeRecord();
+  const { record, needed, retry = false } = composeRecord();
+  $("regroup-retry").hidden = !retry;
   if (needed) return showScoreMessage(needed);
   const { answer, error } = await post("/api/score", record, "score_error");
   if (request !== scoreRequest) return; // a newer change is on its way
@@ -363,11 +382,13 @@ const tooLarge = () => t("too_large", { mb: Math.floor(MAX_PHOTO_BYTES / 2 ** 20
 
 // ---------------------------------------------------------------------------------------- rendering
 /** After the player edits the hand: the reader's notes and suggestions were about its reading, not this. */
-function changed() {
+function handEdited() {
   const photo = state.photos[state.seat];
-  if (photo) Object.assign(photo, { problems: [], problemsZh: [], suggestions: [] });
+  if (photo) clearReaderNotes(photo);
   render();
 }
+
+const clearReaderNotes = (photo) => Object.assign(photo, { problems: [], problemsZh: [], suggestions: [] });
 
 function render() {
   renderSeatTabs();
@@ -442,9 +463,6 @@ function renderHand() {
     box.append(label, tiles);
     groups.append(box);
   };
-  const main = document.createElement("div");
-  main.className = "hand-main";
-  groups.append(main);
   addGroup("concealed", t("concealed"), "concealed");
   addGroup("win", t("win_tile"), "win");
   h.melds.forEach((meld, i) => {
@@ -484,7 +502,7 @@ function renderOverlay() {
   for (const i of readingOrder(photo.tiles)) {
     const d = photo.tiles[i];
     const linked = locate(hand(), i);
-    const code = linked ? linked.tile.code : d.tile;
+    const code = linked ? linked.tile.code : (photo.codes[i] ?? d.tile);
     const [x1, y1, x2, y2] = d.box;
     const g = document.createElementNS(ns, "g");
     const classes = ["box"];
@@ -523,7 +541,9 @@ function renderOverlay() {
 
 /** Box indices in reading order (Tab follows it): rows from the top, each from the left; a box joins a row
  * when its centre lies within half a typical box height of the row's first. */
-function readingOrder(tiles) {
+const readingOrder = (tiles) => readingRows(tiles).flat();
+
+function readingRows(tiles) {
   const middle = (i) => (tiles[i].box[1] + tiles[i].box[3]) / 2;
   const heights = tiles.map(({ box }) => box[3] - box[1]).sort((a, b) => a - b);
   const half = (heights[heights.length >> 1] ?? 0) / 2;
@@ -533,7 +553,7 @@ function readingOrder(tiles) {
     if (row && middle(i) - middle(row[0]) < half) row.push(i);
     else rows.push([i]);
   }
-  return rows.flatMap((row) => row.sort((a, b) => tiles[a].box[0] - tiles[b].box[0]));
+  return rows.map((row) => row.sort((a, b) => tiles[a].box[0] - tiles[b].box[0]));
 }
 
 /** The smallest box under a tap: where boxes overlap (a tile lying on another), the one that is not covered. */
@@ -558,7 +578,6 @@ function renderReaderNotes() {
     const item = document.createElement("li");
     const text = document.createElement("span");
     text.textContent = `${suggestionText(s)} (${Math.round(s.probability * 100)}%)`;
-    text.title = (state.lang === "zh" && s.text_zh) || s.text;
     const accept = document.createElement("button");
     accept.type = "button";
     accept.className = "button small primary";
@@ -576,7 +595,7 @@ function renderReaderNotes() {
     ...needs.map((need) => {
       const item = document.createElement("li");
       const given = factGiven(need.key, state.seat);
-      item.textContent = `${given ? "✓ " : ""}${state.lang === "zh" ? needInChinese(need.key) ?? need.question : need.question}`;
+      item.textContent = `${given ? "✓ " : ""}${(state.lang === "zh" && needInChinese(need, region().indicator)) || need.question}`;
       item.classList.toggle("required", need.required);
       item.classList.toggle("given", given);
       return item;
@@ -597,24 +616,31 @@ function problemItem(text, zh) {
   return item;
 }
 
-/** A suggestion in the page's language, from its changes: "三筒 → 五筒, remove 八萬". */
+/** A suggestion in the page's language, from its changes, each tile named with its place in the photo:
+ * "三筒 (row 1, tile 4 from the left) → 五筒, remove 八萬 (…)". */
 function suggestionText(s) {
-  const tiles = state.photos[state.seat].tiles;
+  const photo = state.photos[state.seat];
+  const rows = readingRows(photo.tiles);
   return s.changes
     .map((c) => {
-      const from = tileName(tiles[c.index].tile, state.lang);
+      const row = rows.findIndex((r) => r.includes(c.index));
+      const place = t(rows.length > 1 ? "box_in_row" : "box_place", { row: row + 1, n: rows[row].indexOf(c.index) + 1 });
+      const from = `${tileName(photo.codes[c.index] ?? photo.tiles[c.index].tile, state.lang)}${place}`;
       return c.tile ? `${from} → ${tileName(c.tile, state.lang)}` : t("drop_tile", { tile: from });
     })
-    .join(", ");
+    .join(t("list_sep"));
 }
 
-/** Take the reader's corrected hand: the changed detections read as suggested, dropped ones left out. */
+/** Take the reader's corrected hand: the changed detections read as suggested, dropped ones left out. The hand
+ * it replaces can be brought back (Undo). */
 function acceptSuggestion(s) {
+  const before = snapshot();
   const photo = state.photos[state.seat];
-  const codes = [...photo.codes];
-  for (const change of s.changes) codes[change.index] = change.tile;
-  state.hands[state.seat] = handFromReading({ ...s.hand, win_tile: s.win_tile, groups: photo.groups }, codes);
-  photo.suggestions = [];
+  for (const change of s.changes) photo.codes[change.index] = change.tile;
+  state.hands[state.seat] = handFromReading({ ...s.hand, win_tile: s.win_tile, groups: photo.groups }, photo.codes);
+  clearReaderNotes(photo);
+  claimWinner(state.seat);
+  offerUndo(before, t("suggestion_taken"));
   render();
 }
 
@@ -634,18 +660,19 @@ function renderWinFields() {
   $("from-field").hidden = !won || state.by === null || state.by === "self_draw";
   $("dealer").replaceChildren(new Option("—", "", false, state.dealer === null), ...[0, 1, 2, 3].map((seat) => new Option(seatLabel(seat), seat, false, seat === state.dealer)));
   $("streak-field").hidden = !STREAK_RULES.includes(state.rules);
-  $("streak").value = state.streak;
+  if ($("streak-problem").hidden) $("streak").value = state.streak; // a value refused stays shown beside its note
   const info = region();
   $("indicator-field").hidden = !info.indicator;
   $("indicator-label").textContent = t("indicator", { name: info.indicator || "" });
   const indicator = state.indicator ? tileButton(state.indicator, state.lang) : state.indicatorSaid ? t("none") : "—";
   if (state.indicator) indicator.addEventListener("click", openIndicatorPicker);
   $("indicator-tile").replaceChildren(indicator);
-  for (const flag of info.flags) { // an event the way of winning rules out is not offered (nor sent)
+  for (const flag of info.flags) { // an event the facts given rule out is not offered (nor sent)
     const input = $(`flag-${flag}`);
-    input.disabled = !flagAllowed(flag);
-    input.checked = !input.disabled && state.flags.includes(flag);
-    $(`flag-${flag}-note`).textContent = input.disabled ? t("flag_needs", { by: t(FLAG_WIN_BY[flag]) }) : "";
+    const problem = flagProblem(flag);
+    input.disabled = !!problem;
+    input.checked = !problem && state.flags.includes(flag);
+    $(`flag-${flag}-note`).textContent = problem ?? "";
   }
 }
 
@@ -658,7 +685,7 @@ function renderRegionFields() {
   for (const flag of info.flags) {
     const field = checkbox(`flag-${flag}`, FLAG_NAMES[flag]?.[state.lang] ?? flag, state.flags.includes(flag), (on) => {
       state.flags = on ? [...state.flags, flag] : state.flags.filter((f) => f !== flag);
-      updateScore();
+      render();
     });
     field.lastChild.append(" ", Object.assign(document.createElement("small"), { id: `flag-${flag}-note` }));
     flags.append(field);
@@ -704,7 +731,8 @@ function renderRegionFields() {
         delete state.optionProblems[option.name];
         values[option.name] = v;
         saveSettings();
-        updateScore();
+        render();
+        regroup();
       }
       showProblem(input);
     };
@@ -865,7 +893,7 @@ function buildPalette(onPick, likely = []) {
   };
   const seen = likely.filter(([code, p], i) => isTile(code) && (i === 0 || p >= SHOWN_ALTERNATIVE) && likely.findIndex(([other]) => other === code) === i);
   if (seen.length) row(t("likely"), seen.map(([c]) => c), seen.map(([, p]) => p));
-  for (const suit of ["m", "p", "s", "z", "f"]) {
+  for (const suit of SUITS) {
     row(t(`suit_${suit}`), TILE_CODES.filter((code) => code[1] === suit));
   }
 }
@@ -878,9 +906,11 @@ function likelyOf(det) {
 
 let focusAfterDialog = []; // selectors: the first element found gets the focus when a dialog closes
 
-/** A dialog, modal; as it closes, the focus goes to the first of ``focusAfter`` found (the page is redrawn). */
-function openDialog(dialog, focusAfter) {
+/** A dialog, modal; as it closes, the focus goes to the first of ``focusAfter`` found (the page is redrawn).
+ * ``seat``: the seat whose hand it edits (closed when that hand is replaced), or null. */
+function openDialog(dialog, focusAfter, seat = state.seat) {
   focusAfterDialog = focusAfter;
+  dialog.dataset.seat = seat ?? "";
   dialog.showModal();
 }
 
@@ -908,12 +938,12 @@ function openTileEditor(gid, index, focusAfter) {
     putTile(h, gid === "win" ? "concealed" : "win", takeTile(h, gid, index));
     if (gid !== "win") claimWinner(state.seat);
     dialog.close();
-    changed();
+    handEdited();
   };
   $("act-remove").onclick = () => {
-    takeTile(h, gid, index);
+    forgetDetections([takeTile(h, gid, index)]);
     dialog.close();
-    changed();
+    handEdited();
   };
   const move = $("act-move");
   move.replaceChildren(new Option("—", ""));
@@ -924,7 +954,7 @@ function openTileEditor(gid, index, focusAfter) {
     if (!move.value) return;
     putTile(h, move.value, takeTile(h, gid, index));
     dialog.close();
-    changed();
+    handEdited();
   };
   buildPalette((code) => {
     const meld = gid.startsWith("meld:") ? h.melds[Number(gid.slice(5))] : null;
@@ -934,9 +964,15 @@ function openTileEditor(gid, index, focusAfter) {
     tile.code = code;
     if (meld) guessMeldKind(meld);
     dialog.close();
-    changed();
+    handEdited();
   }, likelyOf(tile.det));
   openDialog(dialog, focusAfter);
+}
+
+/** Tiles the player removed: their boxes are no longer read into the hand (`regroup`). */
+function forgetDetections(tiles) {
+  const photo = state.photos[state.seat];
+  for (const tile of tiles) if (photo && tile.det !== null) photo.codes[tile.det] = null;
 }
 
 function groupTitle(h, gid) {
@@ -960,7 +996,7 @@ function openTileAdder(gid, title, det, focusAfter) {
     link = null;
     added.push(tileName(code, state.lang));
     $("tile-dialog-title").textContent = `${t("add_to", { group: title })} — ${t("added", { tiles: added.join(t("list_sep")) })}`;
-    changed();
+    handEdited();
   }, likelyOf(det));
   openDialog(dialog, focusAfter);
 }
@@ -973,8 +1009,9 @@ function openIndicatorPicker() {
     Object.assign(state, { indicator: code, indicatorSaid: true });
     dialog.close();
     render();
+    regroup();
   });
-  openDialog(dialog, ["#indicator-pick"]);
+  openDialog(dialog, ["#indicator-pick"], null);
 }
 
 function openMeldEditor(i) {
@@ -992,7 +1029,7 @@ function openMeldEditor(i) {
     radio.addEventListener("change", () => {
       Object.assign(meld, { kind, auto: false, edited: true });
       $("meld-from").disabled = !spec.claimed;
-      changed();
+      handEdited();
     });
     label.append(radio, " ", t(`kind_${kind}`));
     kinds.append(label);
@@ -1002,18 +1039,18 @@ function openMeldEditor(i) {
   from.disabled = !MELD_KINDS[meld.kind].claimed;
   from.onchange = () => {
     Object.assign(meld, { from: from.value === "" ? null : Number(from.value), edited: true });
-    changed();
+    handEdited();
   };
   $("meld-break").onclick = () => {
     meld.tiles.forEach((tile) => putTile(h, "concealed", tile));
     h.melds.splice(i, 1);
     dialog.close();
-    changed();
+    handEdited();
   };
   $("meld-remove").onclick = () => {
-    h.melds.splice(i, 1);
+    forgetDetections(h.melds.splice(i, 1)[0].tiles);
     dialog.close();
-    changed();
+    handEdited();
   };
   openDialog(dialog, [`.meld-kind[data-meld="${i}"]`, '[data-group="concealed"] .tile.add']);
 }
@@ -1048,31 +1085,35 @@ function readingFields(seat) {
   return fields;
 }
 
-let photoRequest = 0;
+/** What a hand is read with (rules, indicator, options): a photo read with other than this is read again. */
+const readWith = () => JSON.stringify({ ...readingFields(0), seat: undefined });
+const readStale = (photo) => photo && photo.readWith !== readWith();
+
+const photoRequests = [0, 0, 0, 0]; // per seat: the latest photo sent
 
 /** Read a photo (``photoUrl``: what shows it, or a promise of it) as the seat's hand. A photo with no tile
- * changes nothing; a hand it replaces can be brought back (Undo). Only the latest photo's answer is taken; one
- * read for rules changed meanwhile is read again for the rules now chosen. */
+ * changes nothing; a hand it replaces can be brought back (Undo). Only the seat's latest photo's answer is
+ * taken; one read with rules, indicator or options changed meanwhile is read again. */
 async function requestReading(seat, photoUrl, endpoint, form) {
   const fields = readingFields(seat);
+  const asked = readWith();
   for (const [name, value] of Object.entries(fields)) form.append(name, typeof value === "object" ? JSON.stringify(value) : value);
-  const request = ++photoRequest;
+  const request = ++photoRequests[seat];
   setStatus(t("reading"));
   const [{ answer, error }, url] = await Promise.all([post(endpoint, form, "photo_error"), photoUrl]);
-  if (request !== photoRequest) return; // a newer photo is being read
+  if (request !== photoRequests[seat]) return; // a newer photo of this seat is being read
   if (error) return setStatus(error, { error: true });
   if (!answer.tiles.length) return setStatus(t("no_tiles"), { error: true });
   const before = tileCount(state.hands[seat]) ? snapshot() : null;
-  state.photos[seat] = { url, rules: fields.rules, width: answer.width, height: answer.height, tiles: answer.tiles };
+  state.photos[seat] = { url, readWith: asked, width: answer.width, height: answer.height, tiles: answer.tiles };
   applyReading(seat, answer, answer.tiles.map((d) => d.tile));
   claimWinner(seat);
-  state.seat = seat;
   const notes = [t("found", { n: answer.tiles.length, doubtful: answer.tiles.filter((d) => d.confidence < DOUBTFUL).length })];
   if (state.hands[seat].win && state.winner !== null && state.winner !== seat) notes.push(t("not_winner_note", { seat: seatLabel(seat), winner: seatLabel(state.winner) }));
   setStatus(notes.join(" "));
   if (before) offerUndo(before, t("replaced", { seat: seatLabel(seat) }));
   render();
-  if (fields.rules !== state.rules) regroup();
+  if (readStale(state.photos[seat])) regroup();
 }
 
 /** A reading (`hand`, `suggestions`, `needs` of /api/detect or /api/group) as the seat's hand and notes;
@@ -1081,6 +1122,12 @@ function applyReading(seat, answer, codes) {
   const { groups = [], problems = [], problems_zh: problemsZh = [] } = answer.hand || {};
   Object.assign(state.photos[seat], { codes, groups, problems, problemsZh, suggestions: answer.suggestions, needs: answer.needs });
   state.hands[seat] = handFromReading(answer.hand, codes);
+  closeDialogsOf(seat);
+}
+
+/** The dialogs open on a seat's hand are closed when that hand is replaced: they would edit the old one. */
+function closeDialogsOf(seat) {
+  document.querySelectorAll(`dialog[open][data-seat="${seat}"]`).forEach((dialog) => dialog.close());
 }
 
 /** The first hand read or marked sets the winner while the player has not chosen one; later hands (another
@@ -1095,51 +1142,56 @@ function setWinner(seat) {
 }
 
 let regroupRequest = 0;
+let regroupError = null; // why the last reading again failed (the score waits; Retry reads again)
 
 /**
- * Every photographed hand not read for the rules now chosen read again (/api/group), keeping what the player
- * did: tiles corrected, removed or named (face down), and their own groups (`keepPlayersGroups`). An answer
- * that comes after the rules changed again is dropped; one that comes after the hand was edited is asked again.
- * The hand is marked busy (aria-busy) meanwhile.
+ * Every photographed hand read with other rules, indicator or options than now read again (/api/group) from all
+ * its detections but those the player removed, keeping what the player did: tiles corrected or named (face
+ * down), and their own groups (`keepPlayersGroups`). An answer that comes after the table changed again is
+ * dropped; one that comes after the hand was edited is asked again. The hand is marked busy (aria-busy) meanwhile.
  */
 async function regroup() {
   const request = ++regroupRequest;
+  regroupError = null;
   $("hand").setAttribute("aria-busy", "true");
   for (const seat of [0, 1, 2, 3]) {
     const photo = state.photos[seat];
-    if (!photo || photo.rules === state.rules) continue;
-    const rules = state.rules;
+    if (!readStale(photo)) continue;
+    const asked = readWith();
     const old = state.hands[seat];
-    const asked = JSON.stringify(old);
-    const now = new Map(); // detection -> its tile in the hand now
-    for (const gid of groupIds(old)) groupTiles(old, gid).forEach((tile) => tile.det !== null && now.set(tile.det, tile.code));
-    const sent = [...now.keys()].sort((a, b) => a - b);
-    const given = (i) => (photo.tiles[i].tile === "back" ? "back" : now.get(i)); // a face-down tile stays one for the layout
+    const oldText = JSON.stringify(old);
+    const codes = [...photo.codes]; // detection -> its tile as the player has it (null: removed)
+    for (const gid of groupIds(old)) groupTiles(old, gid).forEach((tile) => tile.det !== null && (codes[tile.det] = tile.code));
+    const sent = codes.flatMap((code, i) => (code === null ? [] : [i]));
+    const given = (i) => (photo.tiles[i].tile === "back" ? "back" : codes[i]); // a face-down tile stays one for the layout
     const tiles = sent.map((i) => ({ ...photo.tiles[i], tile: given(i) }));
     const { answer, error } = await post("/api/group", { ...readingFields(seat), width: photo.width, height: photo.height, tiles }, "photo_error");
-    if (request !== regroupRequest) return; // the rules changed again: a newer regroup is on its way
-    if (state.photos[seat] !== photo || JSON.stringify(state.hands[seat]) !== asked) return regroup(); // edited meanwhile
+    if (request !== regroupRequest) return; // the table changed again: a newer regroup is on its way
+    if (state.photos[seat] !== photo || JSON.stringify(state.hands[seat]) !== oldText) return regroup(); // edited meanwhile
     if (error) {
+      regroupError = error;
       setStatus(error, { error: true });
       continue;
     }
     answer.hand.groups.forEach((g) => (g.tiles = g.tiles.map((j) => sent[j])));
     answer.suggestions.forEach((s) => s.changes.forEach((c) => (c.index = sent[c.index])));
     const offered = undo && undo.after === snapshot(); // Undo still offered: it stays (the hand it brings back is regrouped)
-    applyReading(seat, answer, photo.tiles.map((_, i) => (now.has(i) ? given(i) : null)));
-    photo.rules = rules;
+    applyReading(seat, answer, codes.map((code, i) => (code === null ? null : given(i))));
+    photo.codes = codes;
+    photo.readWith = asked;
     const h = state.hands[seat];
-    for (const gid of groupIds(h)) groupTiles(h, gid).forEach((tile) => tile.det !== null && (tile.code = now.get(tile.det)));
+    for (const gid of groupIds(h)) groupTiles(h, gid).forEach((tile) => tile.det !== null && (tile.code = codes[tile.det]));
     const read = JSON.stringify(h);
     keepPlayersGroups(old, h);
     if (JSON.stringify(h) !== read) { // the reader's problems and suggestions are about its own grouping, not this
-      Object.assign(photo, { problems: [], problemsZh: [], suggestions: [] });
+      clearReaderNotes(photo);
       if (h.win?.placed) photo.needs = photo.needs.filter((need) => need.key !== "win.tile");
     }
     if (offered) undo.after = snapshot();
     render();
   }
   $("hand").removeAttribute("aria-busy");
+  if (regroupError) render(); // the score says the hand waits to be read again
 }
 
 /** The reader's new hand ``h`` with the player's own groups of the ``old`` hand put back: the melds they made
@@ -1226,7 +1278,7 @@ function setUpTableCamera() {
   $("table-camera").hidden = false;
   const live = $("live");
   let ended = false;
-  let lastCapture = null;
+  let lastCapture = JSON.parse(sessionStorage.getItem(CAPTURE_KEY)); // read before a reload: its hand is restored
   const nextFrame = () => {
     if (!ended) setTimeout(() => (live.src = `/api/camera/frame.jpg?t=${Date.now()}`), 200);
   };
@@ -1236,6 +1288,7 @@ function setUpTableCamera() {
   nextFrame();
   const readCapture = (id) => {
     lastCapture = id;
+    sessionStorage.setItem(CAPTURE_KEY, JSON.stringify(id));
     requestReading(state.seat, `/api/camera/captures/${id}.jpg`, `/api/camera/captures/${id}/detect`, new FormData());
   };
   const poll = async () => {
@@ -1294,19 +1347,27 @@ function setUpControls() {
     state.dealer = $("dealer").value === "" ? null : Number($("dealer").value);
     render();
   });
-  $("streak").addEventListener("change", () => {
-    state.streak = Math.max(0, Math.round(Number($("streak").value) || 0));
+  $("streak").addEventListener("change", () => { // like an option: a value out of range is named, not kept
+    const value = Number($("streak").value);
+    const bad = $("streak").value.trim() === "" || !Number.isInteger(value) || value < 0 || value > MAX_STREAK;
+    $("streak-problem").textContent = bad ? t("bad_int", { low: 0, high: MAX_STREAK }) : "";
+    $("streak-problem").hidden = !bad;
+    $("streak").setAttribute("aria-invalid", String(bad));
+    if (bad) return;
+    state.streak = value;
     saveSettings();
     render();
   });
+  $("regroup-retry").addEventListener("click", regroup);
   $("indicator-pick").addEventListener("click", openIndicatorPicker);
   $("indicator-clear").addEventListener("click", () => {
     Object.assign(state, { indicator: null, indicatorSaid: true });
     render();
+    regroup();
   });
   $("add-meld").addEventListener("click", () => {
     hand().melds.push({ kind: "pung", tiles: [], from: null, auto: true, edited: true });
-    changed();
+    handEdited();
     const gid = `meld:${hand().melds.length - 1}`;
     openTileAdder(gid, t("meld_n", { n: hand().melds.length }), null, [`[data-group="${gid}"] .tile.add`, "#add-meld"]);
   });
@@ -1349,8 +1410,10 @@ async function start() {
   state.regions = await (await fetch("/api/regions")).json();
   try {
     const kept = JSON.parse(sessionStorage.getItem(HAND_KEY)); // the hand in progress before a reload
-    if (kept) restoreSnapshot(kept);
-    if (kept?.rules) state.rules = kept.rules; // the rules are this tab's, whatever another tab chose since
+    if (kept?.version === HAND_VERSION) {
+      restoreSnapshot(kept);
+      state.rules = kept.rules; // the rules are this tab's, whatever another tab chose since
+    }
   } catch {} // no storage in this browser, or unreadable: a new hand
   if (!(state.rules in state.regions)) state.rules = Object.keys(state.regions)[0];
   dropInvalidOptions();

@@ -1,4 +1,5 @@
 // The page's words in English and Chinese; {name} marks a value filled in.
+import { isTile, tileName } from "./tiles.js";
 
 export const STRINGS = {
   en: {
@@ -83,7 +84,6 @@ export const STRINGS = {
     face_down: "face-down tile",
     accept: "Accept",
     drop_tile: "remove {tile}",
-    suggestion: "a correction",
     no_winner: "nobody (drawn hand)",
     indicator: "Indicator {name}",
     net_caption: "Net per seat ({unit})",
@@ -131,6 +131,16 @@ export const STRINGS = {
     bad_option: "Not a valid value: the default is used.",
     bad_int: "A whole number from {low} to {high}. Not saved: the value before is used.",
     flag_needs: "(only with {by})",
+    flag_needs_dealer_winner: "(only when the dealer wins)",
+    flag_needs_dealer_discard: "(only on the dealer's discard, won by another seat)",
+    flag_needs_indicator_win: "(only when the winning tile is the {name})",
+    flag_needs_flag: "(only with “{flag}”)",
+    regrouping: "No score yet: the hand is being read again for the table as set now…",
+    regroup_failed: "No score yet: the hand could not be read again for the table as set now ({why}).",
+    retry: "Read again",
+    box_place: " (tile {n} from the left in the photo)",
+    box_in_row: " (row {row}, tile {n} from the left in the photo)",
+    suggestion_taken: "The reader's suggestion was taken.",
   },
   zh: {
     tagline: "拍牌算分",
@@ -214,7 +224,6 @@ export const STRINGS = {
     face_down: "背面牌",
     accept: "采用",
     drop_tile: "去掉{tile}",
-    suggestion: "一处修正",
     no_winner: "无人和牌（流局）",
     indicator: "{name}牌",
     net_caption: "各家输赢（{unit}）",
@@ -262,6 +271,16 @@ export const STRINGS = {
     bad_option: "取值无效，已改用默认值。",
     bad_int: "须为 {low} 到 {high} 之间的整数。未保存，仍用原来的值。",
     flag_needs: "（仅限{by}）",
+    flag_needs_dealer_winner: "（仅限庄家和牌）",
+    flag_needs_dealer_discard: "（仅限闲家和庄家打出的牌）",
+    flag_needs_indicator_win: "（仅限和牌张是{name}）",
+    flag_needs_flag: "（须同时勾选“{flag}”）",
+    regrouping: "还不能计分：正在按现在的设置重新识别手牌……",
+    regroup_failed: "还不能计分：未能按现在的设置重新识别手牌（{why}）。",
+    retry: "重新识别",
+    box_place: "（照片中左起第{n}张）",
+    box_in_row: "（照片中第{row}排左起第{n}张）",
+    suggestion_taken: "已采用识别建议。",
   },
 };
 
@@ -302,8 +321,9 @@ export const MELD_KINDS = {
   whirlwind: { type: "whirlwind", claimed: false },
 };
 
-/** The reader's `needs` keys (table-record paths) in Chinese; null for a key not known here. */
-export function needInChinese(key) {
+/** One of the reader's `needs` (its table-record path ``key``, English ``question``, ``required``) in Chinese,
+ * with the region's own indicator ``indicatorName`` (得, 金 or 宝); null for a key not known here. */
+export function needInChinese({ key, question, required }, indicatorName) {
   const meld = key.match(/^melds\.(\d+)\.(\w+)$/);
   if (meld) {
     const question = {
@@ -314,17 +334,19 @@ export function needInChinese(key) {
     }[meld[2]];
     return question ? `副露${Number(meld[1]) + 1}${question}` : null;
   }
+  const guess = question.match(/did (\w+),/)?.[1]; // "No tile is set apart: did 7z, the right end of the row, win…"
+  const guessed = isTile(guess) ? tileName(guess, "zh") : "牌";
   const known = {
     "win.by": "和法：自摸、点炮还是抢杠",
     "win.from": "谁放炮（或被抢杠）",
-    "win.tile": "哪张是和牌张",
+    "win.tile": required ? "哪张是和牌张（没有单独放开的牌）" : `没有单独放开的牌：行末的${guessed}是和牌张吗？请确认或改选`,
     "win.flags": "特殊情况（杠上开花、海底等）",
-    indicator: "翻出的指示牌（得、金或宝）",
+    indicator: `翻出的${indicatorName}牌`,
     dealer: "谁是庄家",
     dealer_streak: "连庄次数",
     "context.bao": "是否包三家",
-    players: "其他各家的牌（和副露），用于完整结算",
-    options: "本桌底分和规则选项（如非默认）",
+    players: "其他各家的牌（连同副露），用于完整结算",
+    options: "本桌底分及规则选项（如非默认）",
   };
   return known[key] ?? null;
 }
