@@ -191,6 +191,18 @@ def test_group_gives_the_readers_problems_and_suggestions_in_chinese_too(client)
     assert [(s["text"], s["text_zh"]) for s in body["suggestions"]] == [("tile 4 (6p) is 5p", "4号牌「六筒」应是「五筒」")]
 
 
+def test_a_hand_that_did_not_win_is_read_at_the_hand_size_with_no_win_asked(client):
+    rest = laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1s 2s 3s", "7z")), PUNG).to_json()  # a tile apart, 16 in all
+    body = {"rules": "wenling", "width": 3000, "height": 3000, "tiles": rest}
+    winner = client.post("/api/group", json=body).get_json()
+    assert winner["hand"]["win_tile"] == "7z" and winner["hand"]["problems"]  # as a winner's: a tile short
+    other = client.post("/api/group", json={**body, "winner": False}).get_json()
+    assert (other["hand"]["concealed"], other["hand"]["win_tile"], other["hand"]["problems"]) == ("123m456p123789s7z", None, [])
+    assert not {"win.by", "win.from", "win.tile"} & {need["key"] for need in other["needs"]}
+    form = post_image(client, HAND_PHOTO.read_bytes(), rules="wenling", seat="1", winner="false").get_json()
+    assert form["hand"]["win_tile"] is None
+
+
 def test_group_under_other_rules_regroups(client):
     photo = next(VALID_IMAGES.glob("hand_006_*.jpg"))
     fuzhou = post_image(client, photo.read_bytes(), rules="fuzhou").get_json()
@@ -238,6 +250,8 @@ def test_group_refuses_fields_of_the_wrong_type_in_one_line(client):
         "seat must be 0, 1, 2 or 3, got True": {"seat": True},
         "options must be a JSON object, got []": {"options": []},
         "options must be a JSON object, got 5": {"options": 5},
+        "winner must be true or false, got 'no'": {"winner": "no"},
+        "winner must be true or false, got 0": {"winner": 0},
     }
     for expected, fields in cases.items():
         assert one_line_error(client.post("/api/group", json={**good, **fields}), 400).startswith(expected), expected

@@ -221,7 +221,7 @@ def needs(reading: HandReading, *, indicator: str | None = None) -> tuple[Need, 
     if region == "fuzhou":
         out.append(Need("dealer_streak", "How many hands in a row has the dealer kept the deal (连庄)?",
                         required=False))
-    if info.flags:
+    if info.flags and reading.winner:
         out.append(Need("win.flags", "Anything special about the win?", required=False, choices=info.flags))
     if info.context:
         out.append(Need("context.bao", "Does the discarder pay for all (包三家)?", required=False))

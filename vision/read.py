@@ -25,10 +25,11 @@ def reading_json(reading: HandReading, detections: Detections) -> dict[str, Any]
 
 
 def read_hand(photo: Photo, detector: Any, region: str, seat: int = 0, *, indicator: str | None = None,
-              options: dict[str, Any] | None = None) -> dict[str, Any]:
+              options: dict[str, Any] | None = None, winner: bool = True) -> dict[str, Any]:
     """The hand of the player at ``seat`` in the photo: the player's part of a table record (``concealed``,
     ``melds``, ``flowers``) with ``win_tile``, ``groups`` (detection indices per group), ``away``,
     ``problems``, ``suggestions``, ``needs``, and ``tiles`` (every detection as `mjcam detect --json` gives
     it) (`hand_reading`, `reading_json`).
     """
-    return reading_json(*hand_reading(photo, detector, region, seat, indicator=indicator, options=options))
+    return reading_json(*hand_reading(photo, detector, region, seat, indicator=indicator, options=options,
+                                      winner=winner))

@@ -74,18 +74,21 @@ def regions() -> Any:
 
 @dataclass(frozen=True)
 class ReadRequest:
-    """How to read a photo: the ``rules`` (None: tiles only), the photographed ``seat``, and the
-    ``indicator`` and ``options`` of the table (wilds and variants change what a legal hand is)."""
+    """How to read a photo: the ``rules`` (None: tiles only), the photographed ``seat``, the ``indicator``
+    and ``options`` of the table (wilds and variants change what a legal hand is), and whether the hand is
+    the ``winner``'s (False: a hand that did not win, as Wenling scores every hand)."""
 
     rules: str | None = None
     seat: int = 0
     indicator: str | None = None
     options: dict[str, Any] | None = None
+    winner: bool = True
 
 
 def _read_request(values: Any) -> ReadRequest:
     """The fields of a read request, from a form, a query or a JSON object: ``rules``, ``seat`` (default 0),
-    ``indicator`` (a tile code) and ``options`` (a JSON object, or its text); each of the wrong type is refused."""
+    ``indicator`` (a tile code), ``options`` (a JSON object, or its text) and ``winner`` (true or false,
+    default true); each of the wrong type is refused."""
     rules = values.get("rules")
     if rules in (None, ""):
         rules = None
@@ -111,7 +114,10 @@ def _read_request(values: Any) -> ReadRequest:
         if not isinstance(options, dict):
             raise ApiError(400, f"options must be a JSON object, got {brief(options)}")
         _check_options(rules, options)
-    return ReadRequest(rules, int(seat_text), indicator, options)
+    winner = values.get("winner", True)
+    if not (isinstance(winner, bool) or winner in ("true", "false")):
+        raise ApiError(400, f"winner must be true or false, got {brief(winner)}")
+    return ReadRequest(rules, int(seat_text), indicator, options, winner in (True, "true"))
 
 
 def _check_options(rules: str | None, options: dict[str, Any]) -> None:
@@ -145,7 +151,7 @@ def read_photo_payload(photo: Photo, how: ReadRequest) -> dict[str, Any]:
     try:
         with services.reading_slots:
             reading = dict(read_hand(photo, detector, how.rules, seat=how.seat, indicator=how.indicator,
-                                     options=how.options))
+                                     options=how.options, winner=how.winner))
     except RecordError as error:  # options or indicator the rules do not allow
         raise ApiError(400, str(error)) from None
     payload["tiles"] = reading.pop("tiles")
@@ -196,7 +202,7 @@ def group() -> Any:
     try:
         with _services().reading_slots:
             reading = group_hand(detections, how.rules, seat=how.seat, indicator=how.indicator, options=how.options,
-                                 frame=size).to_json()
+                                 frame=size, winner=how.winner).to_json()
     except RecordError as error:  # an indicator the rules do not allow
         raise ApiError(400, str(error)) from None
     suggestions = reading.pop("suggestions")

@@ -1078,16 +1078,19 @@ async function keptPhoto(file) {
   }
 }
 
-/** What a reading of the seat's hand needs to know of the table (the fields of /api/detect and /api/group). */
+/** What a reading of the seat's hand needs to know of the table (the fields of /api/detect and /api/group):
+ * a seat other than the winner's holds a hand that did not win. */
 function readingFields(seat) {
-  const fields = { rules: state.rules, seat, options: state.options[state.rules] || {} };
+  const winner = state.winner === null || state.winner === seat;
+  const fields = { rules: state.rules, seat, options: state.options[state.rules] || {}, winner };
   if (region().indicator && state.indicator) fields.indicator = state.indicator;
   return fields;
 }
 
-/** What a hand is read with (rules, indicator, options): a photo read with other than this is read again. */
-const readWith = () => JSON.stringify({ ...readingFields(0), seat: undefined });
-const readStale = (photo) => photo && photo.readWith !== readWith();
+/** What the seat's hand is read with (rules, indicator, options, won or not): a photo read with other than
+ * this is read again. */
+const readWith = (seat) => JSON.stringify({ ...readingFields(seat), seat: undefined });
+const readStale = (photo, seat) => photo && photo.readWith !== readWith(seat);
 
 const photoRequests = [0, 0, 0, 0]; // per seat: the latest photo sent
 
@@ -1096,7 +1099,7 @@ const photoRequests = [0, 0, 0, 0]; // per seat: the latest photo sent
  * taken; one read with rules, indicator or options changed meanwhile is read again. */
 async function requestReading(seat, photoUrl, endpoint, form) {
   const fields = readingFields(seat);
-  const asked = readWith();
+  const asked = readWith(seat);
   for (const [name, value] of Object.entries(fields)) form.append(name, typeof value === "object" ? JSON.stringify(value) : value);
   const request = ++photoRequests[seat];
   setStatus(t("reading"));
@@ -1113,7 +1116,7 @@ async function requestReading(seat, photoUrl, endpoint, form) {
   setStatus(notes.join(" "));
   if (before) offerUndo(before, t("replaced", { seat: seatLabel(seat) }));
   render();
-  if (readStale(state.photos[seat])) regroup();
+  if (readStale(state.photos[seat], seat)) regroup();
 }
 
 /** A reading (`hand`, `suggestions`, `needs` of /api/detect or /api/group) as the seat's hand and notes;
@@ -1139,6 +1142,7 @@ function claimWinner(seat) {
 function setWinner(seat) {
   state.winner = seat;
   if (state.from === seat) state.from = null;
+  if (state.photos.some(readStale)) regroup(); // a hand read as the winner's, or not, is read again
 }
 
 let regroupRequest = 0;
@@ -1156,8 +1160,8 @@ async function regroup() {
   $("hand").setAttribute("aria-busy", "true");
   for (const seat of [0, 1, 2, 3]) {
     const photo = state.photos[seat];
-    if (!readStale(photo)) continue;
-    const asked = readWith();
+    if (!readStale(photo, seat)) continue;
+    const asked = readWith(seat);
     const old = state.hands[seat];
     const oldText = JSON.stringify(old);
     const codes = [...photo.codes]; // detection -> its tile as the player has it (null: removed)
