@@ -430,6 +430,14 @@ def test_another_seats_photo_is_read_as_a_hand_that_did_not_win_and_does_not_mov
     expect(page.locator("#winner")).to_have_value("0")
     expect(page.locator("#seat-tab-0 .badge:not(.dealer)")).to_have_text("won")
     expect(page.locator("#seat-tab-1 .badge:not(.dealer)")).to_have_count(0)
+    read_again = []
+    page.on("response", lambda response: "/api/group" in response.url and read_again.append(response))
+    with page.expect_response("**/api/group"):  # a drawn hand: nobody won, every hand is read so
+        page.select_option("#winner", "none")
+    expect(page.locator("#hand")).not_to_have_attribute("aria-busy", "true")
+    page.wait_for_timeout(500)
+    assert read_again and all(response.json()["hand"]["win_tile"] is None for response in read_again)
+    expect(page.locator('#groups [data-group="win"] .tile[data-code]')).to_have_count(0)
     assert page.errors == []
 
 

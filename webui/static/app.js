@@ -1081,7 +1081,7 @@ async function keptPhoto(file) {
 /** What a reading of the seat's hand needs to know of the table (the fields of /api/detect and /api/group):
  * a seat other than the winner's holds a hand that did not win. */
 function readingFields(seat) {
-  const winner = state.winner === null || state.winner === seat;
+  const winner = state.winner === seat || (state.winner === null && !state.winnerChosen); // null chosen: a drawn hand
   const fields = { rules: state.rules, seat, options: state.options[state.rules] || {}, winner };
   if (region().indicator && state.indicator) fields.indicator = state.indicator;
   return fields;
@@ -1333,8 +1333,8 @@ function setUpControls() {
     regroup();
   });
   $("winner").addEventListener("change", () => {
-    setWinner($("winner").value === "none" ? null : Number($("winner").value));
     state.winnerChosen = true;
+    setWinner($("winner").value === "none" ? null : Number($("winner").value));
     render();
   });
   document.querySelectorAll('input[name="by"]').forEach((radio) =>
