@@ -135,30 +135,29 @@ def _check_options(rules: str | None, options: dict[str, Any]) -> None:
 
 def read_photo_payload(photo: Photo, how: ReadRequest) -> dict[str, Any]:
     """What `/api/detect` answers for a decoded photo: its size, the tiles as `mjcam detect` gives them and,
-    when rules are given, the grouped hand of the seat with the reader's suggestions and needs; the reader's
-    English problems and suggestion texts come with their Chinese (``hand.problems_zh``,
-    ``suggestions[].text_zh``, `webui.reader_text.add_chinese`).
-    """
+    when rules are given, the grouped hand of the seat (`_hand_answer`)."""
     services = _services()
-    detector = services.detector
-    payload: dict[str, Any] = {"width": photo.width, "height": photo.height}
-    if how.rules is None:
-        with services.reading_slots:
-            tiles = detector.detect(photo).to_json()
-        return payload | {"tiles": tiles, "hand": None, "suggestions": [], "needs": []}
-    from vision.read import read_hand
+    with services.reading_slots:
+        detections = services.detector.detect(photo)
+        answer = _hand_answer(detections, how, (photo.width, photo.height)) if how.rules else \
+            {"hand": None, "suggestions": [], "needs": []}
+    return {"width": photo.width, "height": photo.height, "tiles": detections.to_json(), **answer}
+
+
+def _hand_answer(detections: Detections, how: ReadRequest, frame: tuple[int, int]) -> dict[str, Any]:
+    """The detections read into the seat's hand, as `/api/detect` and `/api/group` answer it: ``hand``,
+    ``suggestions`` and ``needs``; the reader's English problems and suggestion texts come with their
+    Chinese (``hand.problems_zh``, ``suggestions[].text_zh``, `webui.reader_text.add_chinese`)."""
+    from vision.grouping import group_hand
 
     try:
-        with services.reading_slots:
-            reading = dict(read_hand(photo, detector, how.rules, seat=how.seat, indicator=how.indicator,
-                                     options=how.options, winner=how.winner))
-    except RecordError as error:  # options or indicator the rules do not allow
+        reading = group_hand(detections, how.rules, seat=how.seat, indicator=how.indicator, options=how.options,
+                             frame=frame, winner=how.winner).to_json()
+    except RecordError as error:  # options or an indicator the rules do not allow
         raise ApiError(400, str(error)) from None
-    payload["tiles"] = reading.pop("tiles")
-    payload["suggestions"] = reading.pop("suggestions", [])
-    payload["needs"] = reading.pop("needs", [])
-    add_chinese(reading, payload["suggestions"])
-    return payload | {"hand": reading}
+    suggestions, needs = reading.pop("suggestions"), reading.pop("needs")
+    add_chinese(reading, suggestions)
+    return {"hand": reading, "suggestions": suggestions, "needs": needs}
 
 
 @api.post("/detect")
@@ -197,17 +196,8 @@ def group() -> Any:
     size = body.get("width"), body.get("height")
     if not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in size):
         raise ApiError(400, "width and height must be the photo's size in pixels (whole numbers above 0)")
-    from vision.grouping import group_hand
-
-    try:
-        with _services().reading_slots:
-            reading = group_hand(detections, how.rules, seat=how.seat, indicator=how.indicator, options=how.options,
-                                 frame=size, winner=how.winner).to_json()
-    except RecordError as error:  # an indicator the rules do not allow
-        raise ApiError(400, str(error)) from None
-    suggestions = reading.pop("suggestions")
-    add_chinese(reading, suggestions)
-    return jsonify(hand=reading, suggestions=suggestions, needs=reading.pop("needs"))
+    with _services().reading_slots:
+        return jsonify(_hand_answer(detections, how, size))
 
 
 def _detections(tiles: Any) -> Detections:
