@@ -330,12 +330,11 @@ class Baicheng(Region):
             names = "".join(f" + {t.rule} 1" for t in terms)
             if o["model"] == "linear":
                 k = fan + sum(t is not DEALER for t in terms)
-                tenths = (4 if DEALER in terms else 2) * o["di"] * (1 + k)
+                unit, tenths_a_fan = (UNIT_DEALER, 4) if DEALER in terms else (UNIT_PLAIN, 2)
+                tenths = tenths_a_fan * o["di"] * (1 + k)
                 amount = -(-tenths // 10)
-                reason = f"胡牌 ⌈{tenths / 10:g} 元⌉ = {amount} 元 ({'庄四角' if DEALER in terms else '四变二'} × (1 + {k}))"
-                unit = UNIT_DEALER if DEALER in terms else UNIT_PLAIN
-                items = [unit.item(value=(4 if DEALER in terms else 2) * o["di"] / 10)] \
-                    + [t.item() for t in terms if t is not DEALER]
+                reason = f"胡牌 ⌈{tenths / 10:g} 元⌉ = {amount} 元 ({unit.rule} × (1 + {k}))"
+                items = [unit.item(value=tenths_a_fan * o["di"] / 10)] + [t.item() for t in terms if t is not DEALER]
             else:
                 total = fan + len(terms)
                 amount = o["di"] * 2 ** total

@@ -441,11 +441,16 @@ def test_another_seats_photo_is_read_as_a_hand_that_did_not_win_and_does_not_mov
     assert page.errors == []
 
 
-def test_the_hand_in_progress_survives_a_reload_and_back_forward(browser, server):
-    page = open_page(browser, server, "daishan")
+def correct_a_tile(page: Page) -> None:
+    """Read `hand_003` and correct its first concealed tile to 5s: work the player would not want to lose."""
     upload(page, "hand_003")
     page.locator('#groups [data-group="concealed"] .tile[data-code]').first.click()
     pick(page, "5s")
+
+
+def test_the_hand_in_progress_survives_a_reload_and_back_forward(browser, server):
+    page = open_page(browser, server, "daishan")
+    correct_a_tile(page)
     page.locator('input[name="by"][value="discard"]').check()
     page.select_option("#from", "2")
     hand = hand_codes(page)
@@ -463,9 +468,7 @@ def test_the_hand_in_progress_survives_a_reload_and_back_forward(browser, server
 
 def test_work_replaced_or_cleared_can_be_undone(browser, server):
     page = open_page(browser, server, "daishan")
-    upload(page, "hand_003")
-    page.locator('#groups [data-group="concealed"] .tile[data-code]').first.click()
-    pick(page, "5s")
+    correct_a_tile(page)
     corrected = hand_codes(page)
     for lose in (lambda: page.locator("#new-hand").click(), lambda: page.locator("#clear-hand").click(),
                  lambda: upload(page, "hand_006")):

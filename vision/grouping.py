@@ -330,9 +330,9 @@ def _stacked(rows: list[list[tuple[int, ...]]], points: np.ndarray, scale: np.nd
                     alike = detections.tiles[base] == detections.tiles[top] and split is None
                     if top in g or base in stacked.values() or not (alike or _added_kong_face(g, top, base, detections)):
                         continue
-                    if math.hypot(*dxy[base]) < best_d:
-                        if before is None or base in before or not _on_line(before, top, points, scale):
-                            best, best_d, best_join = int(base), math.hypot(*dxy[base]), split
+                    distance = math.hypot(*dxy[base])
+                    if distance < best_d and (before is None or base in before or not _on_line(before, top, points, scale)):
+                        best, best_d, best_join = int(base), distance, split
             if best is not None:
                 stacked[top] = best
                 if best_join:
