@@ -567,3 +567,22 @@ def test_hand_with_no_tile_apart_beats_other_tiles_that_show_one() -> None:
     # the hand's 14 tiles touch (the winning tile not set apart); two tiles of the discards lie a gap apart
     hand = group_hand(laid((0, row("1m 2m 3m 4m 5m 6m 7m 8m 9m 5z 5z 5z 7z 7z")), (-4, row("7p", "2s"))), "daishan")
     assert (hand.concealed, hand.win_tile, hand.win_guessed, hand.problems) == ("123456789m55577z", "7z", True, ())
+
+
+def test_pung_parted_by_a_false_box_left_out_is_joined() -> None:
+    # a false box across the claimed 9p and the next (left out as a double) parts the pung: the rows split it
+    clean = _with(laid(DAISHAN, PUNG), shift=(range(12, 14), 0.45 * W))
+    (_, top, a, bottom), (b, _, _, _) = clean.xyxy[11], clean.xyxy[12]
+    hand = group_hand(_with(clean, box=[a - 0.4 * W, top, b + 0.4 * W, bottom], code="8p", confidence=0.1), "daishan")
+    assert (hand.concealed, hand.win_tile, hand.melds, hand.problems) == (*CLEAN, ())
+    assert hand.away == (14,)
+
+
+def test_kong_parted_by_one_of_its_tiles_left_out_as_a_double_takes_it_back() -> None:
+    # the third 9p's box is doubtful and overlaps the fourth's: left out as a double, it parts the kong
+    kong = laid(DAISHAN, (1, row("9p* 9p 9p 9p")), reads={13: (0.45, (("9p", 0.45),))})
+    xyxy = kong.xyxy.copy()
+    xyxy[13] += [0.4 * W, 0, 0.4 * W, 0]
+    xyxy[14] -= [0.3 * W, 0, 0.3 * W, 0]
+    hand = group_hand(replace(kong, xyxy=xyxy), "daishan")
+    assert (hand.melds, hand.problems) == (({"type": "kong", "tiles": "9999p", "from": 3},), ())

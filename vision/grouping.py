@@ -61,6 +61,9 @@ BACK_REACH = 3.5
 """A concealed kong's other back lies within this many tile sizes along the row."""
 MAX_TRIALS = 12
 """At most this many readings with boxes left out are tried to make a hand legal (development scenes: 7)."""
+MEND_REACH = 1.6
+"""Fragments of a meld the rows broke apart join when their nearest tiles are this many tile sizes apart or
+closer (a false box left out between them leaves a gap wider than the usual spacing)."""
 DOUBTFUL_READ = 0.5
 """A detection less sure than this may be a double of the tiles beside it."""
 EDGE_SLIVER = 0.5
@@ -104,7 +107,7 @@ class Layout:
     ``stacked`` maps a tile lying on top of another to that tile; ``points`` are the tile centres in the hand's frame (x to the player's right, y towards the player) and
     ``scale`` a size per tile, both in pixels; ``extent`` each box's length along the row and depth across
     it; ``lean`` how far each face's up turns from the hand's axis (degrees, 0–90: upright or upside down 0,
-    a quarter turn 90).
+    a quarter turn 90); ``doubles`` the boxes left out of the rows as doubles of their neighbours' (`_doubles`).
     """
 
     up: float
@@ -114,6 +117,7 @@ class Layout:
     scale: np.ndarray = field(default_factory=lambda: np.zeros(0))
     extent: np.ndarray = field(default_factory=lambda: np.zeros((0, 2)))
     lean: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    doubles: frozenset[int] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -538,7 +542,8 @@ def find_layout(detections: Detections, up: float | None = None, left_out: froze
     up = up_candidates(detections)[0] if up is None else up
     scale = _scales(detections)
     points, right = _hand_frame(detections.centers, scale, up)
-    doubles = _doubles(points, scale, detections.confidence) | _stray_backs(points, scale, detections.tiles) | left_out
+    repeats = _doubles(points, scale, detections.confidence) - left_out
+    doubles = repeats | _stray_backs(points, scale, detections.tiles) | left_out
     on_top = _overlapping_tops(points, scale, detections) - doubles
     across = detections.sizes @ np.abs(np.array([-right[1], right[0]]))
     chains = _chains(points, scale, across, [i for i in range(n) if i not in on_top | doubles])
@@ -564,7 +569,7 @@ def find_layout(detections: Detections, up: float | None = None, left_out: froze
     laid.sort(key=lambda row: float(np.mean([points[i, 1] for g in row for i in g])))
     extent = np.stack([detections.sizes @ np.abs(right), across], 1)
     lean = 90 - np.abs(90 - (detections.angle - up) % 180)
-    return Layout(up, tuple(laid), stacked, points, scale, extent, lean)
+    return Layout(up, tuple(laid), stacked, points, scale, extent, lean, frozenset(repeats))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -788,8 +793,9 @@ def _peel_aside(row: tuple[tuple[int, ...], ...], tiles: tuple[str, ...],
 def _mend_fragments(rows: list[tuple[tuple[int, ...], ...]], tiles: tuple[str, ...], sideways: np.ndarray,
                     layout: Layout) -> tuple[list[tuple[tuple[int, ...], ...]], dict[int, int]]:
     """Join fragments of a meld that the rows broke apart: two groups of at most four tiles in all whose
-    nearest tiles are within 1.3 tile sizes and which together make a pung, chow or kong become one
-    group, in the first one's row. A lone tile continuing the line of a plain group before it in its row
+    nearest tiles are within 1.3 tile sizes (MEND_REACH when they follow one another in a row) and which
+    together make a pung, chow or kong become one group, in the first one's row; a box left out as a double
+    between them that makes a kong with them is taken back in (one of its tiles). A lone tile continuing the line of a plain group before it in its row
     (a winning tile) joins only that group. Of four tiles with one face, one lying off the line of the
     other three is stacked on its nearest neighbour along the line (an added kong)."""
     points, scale = layout.points, layout.scale
@@ -816,9 +822,12 @@ def _mend_fragments(rows: list[tuple[tuple[int, ...], ...]], tiles: tuple[str, .
             continue
         d = np.linalg.norm(points[list(a)][:, None] - points[list(b)][None], axis=2)
         size = (scale[list(a)][:, None] + scale[list(b)][None]) / 2
-        if (d / size).min() > 1.3:
+        apart = float((d / size).min())
+        if apart > (MEND_REACH if _neighbours(rows, a, b) else 1.3):
             continue
-        merged = tuple(sorted(base(a) + base(b), key=lambda i: points[i, 0]))
+        between = _between(a, b, layout) if apart > 1.3 else ()
+        parting = between if len(between) == 1 and _is_meld_shape([tiles[i] for i in a + b + between]) else ()
+        merged = tuple(sorted(base(a) + base(b) + parting, key=lambda i: points[i, 0]))
         tops = tuple(i for i in a + b if i in stacked)
         top = _stacked_in(merged, tiles, points, scale) if not tops else None
         if top is not None:
@@ -831,6 +840,20 @@ def _mend_fragments(rows: list[tuple[tuple[int, ...], ...]], tiles: tuple[str, .
                 row.remove(b)
         used |= {a, b}
     return [tuple(row) for row in rows if row], stacked
+
+
+def _between(a: tuple[int, ...], b: tuple[int, ...], layout: Layout) -> tuple[int, ...]:
+    """The boxes left out as doubles (`Layout.doubles`) that lie in line between groups a and b of a row."""
+    points, scale = layout.points, layout.scale
+    ends = sorted((points[list(a), 0].max(), points[list(b), 0].min()) if points[a[0], 0] < points[b[0], 0]
+                  else (points[list(b), 0].max(), points[list(a), 0].min()))
+    return tuple(i for i in sorted(layout.doubles) if ends[0] < points[i, 0] < ends[1]
+                 and abs(points[i, 1] - _line_y(points[list(a + b)], points[i, 0])) < DOUBLE_LINE * scale[i])
+
+
+def _neighbours(rows: list[list[tuple[int, ...]]], a: tuple[int, ...], b: tuple[int, ...]) -> bool:
+    """Whether groups a and b follow one another in a row."""
+    return any(a in row and b in row and abs(row.index(a) - row.index(b)) == 1 for row in rows)
 
 
 def _plain(group: tuple[int, ...], tiles: tuple[str, ...], sideways: np.ndarray) -> bool:
