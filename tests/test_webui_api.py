@@ -317,6 +317,16 @@ def test_score_invalid_tables(client):
         assert message.startswith("invalid table record: ") and expected in message
 
 
+def test_score_refusals_come_in_chinese_too(client):
+    record = json.loads(EXAMPLE_FILES[0].read_text(encoding="utf-8"))
+    five = json.loads(json.dumps(record))
+    five["players"][(record["win"]["player"] + 1) % 4]["melds"] = [{"type": "kong", "tiles": "5555m"}, {"type": "pung", "tiles": "555m"}]
+    answer = client.post("/api/score", json=five).get_json()
+    assert "copies of 5m" in answer["error"] and answer["error_zh"].startswith("桌上有 ")
+    unknown = client.post("/api/score", json={**record, "rules": "mahjong"}).get_json()
+    assert "error_zh" not in unknown  # no Chinese for it: the page shows the English, labelled
+
+
 JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8)
                            | st.sampled_from(["123m", "5z", "1f", "self_draw", "kong", "rob_kong"]),
                            lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),

@@ -548,7 +548,7 @@ def test_a_photo_over_the_limit_gets_one_line(browser, server, tmp_path):
     expect(page.locator("#status")).to_have_class(re.compile("error"))
 
 
-def test_chinese_score_errors_are_labelled_without_record_jargon(browser, server):
+def test_chinese_page_gives_the_scorers_refusal_in_chinese(browser, server):
     page = open_page(browser, server, "baicheng")
     page.locator("#lang").click()
     upload(page, "hand_006", english=False)
@@ -558,9 +558,12 @@ def test_chinese_score_errors_are_labelled_without_record_jargon(browser, server
     page.locator('input[name="by"][value="self_draw"]').check()
     page.select_option("#dealer", "0")
     page.locator("#indicator-clear").click()
-    expect(page.locator("#score-error")).to_contain_text("无法计分（英文说明）：")  # Baicheng has no flowers
+    expect(page.locator("#score-error")).to_contain_text(re.compile("^无法计分：白城麻将不用花牌：请拿掉.号位的花牌$"))
+    page.screenshot(path=ARTIFACTS / "e2e-chinese-refusal.png", full_page=True)
+    page.locator("#lang").click()  # in English, the scorer's line without the record's jargon
+    expect(page.locator("#score-error")).to_contain_text("Cannot score: ")
+    expect(page.locator("#score-error")).to_contain_text("baicheng rules have no flowers")
     expect(page.locator("#score-error")).not_to_contain_text("invalid table record")
-    expect(page.locator("#score-error")).to_contain_text("flowers")
     assert page.errors == []
 
 

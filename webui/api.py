@@ -18,21 +18,25 @@ from vision.detector import DetectorSettings
 from vision.images import MAX_BYTES, ImageError, Photo, decode_photo
 from webui import TOO_LARGE, ModelError
 from webui.reader_text import add_chinese
+from webui.scorer_text import refusal_in_chinese
 
 api = Blueprint("api", __name__, url_prefix="/api")
 
 
 class ApiError(Exception):
-    """Bad input: answered with ``status`` and ``{"error": message}``."""
+    """Bad input: answered with ``status`` and ``{"error": message}``, plus ``"error_zh"`` when the message has
+    a Chinese form."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, chinese: str | None = None) -> None:
         super().__init__(message)
         self.status = status
+        self.chinese = chinese
 
 
 @api.errorhandler(ApiError)
 def _api_error(error: ApiError) -> tuple[Response, int]:
-    return jsonify(error=str(error)), error.status
+    answer = {"error": str(error)} if error.chinese is None else {"error": str(error), "error_zh": error.chinese}
+    return jsonify(answer), error.status
 
 
 @api.app_errorhandler(HTTPException)
@@ -230,12 +234,13 @@ def _json_body() -> Any:
 
 @api.post("/score")
 def score() -> Any:
-    """A table record (JSON body) → the result object of `mjcam score --json`."""
+    """A table record (JSON body) → the result object of `mjcam score --json`; a refusal the page's player can
+    meet comes in Chinese too (``error_zh``, `webui.scorer_text`)."""
     record = _json_body()
     try:
         return jsonify(score_table(record))
     except RecordError as error:
-        raise ApiError(400, f"invalid table record: {error}") from None
+        raise ApiError(400, f"invalid table record: {error}", refusal_in_chinese(str(error))) from None
 
 
 def _camera() -> Any:

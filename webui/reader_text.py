@@ -40,24 +40,24 @@ REGION_ZH = {info.name: info.name_zh for info in REGIONS.values()}
 CHANGE = rf"tile (\d+) \(({TILE})\) is (no tile|{TILE})"
 
 
-def _tiles(text: str) -> str:
+def tiles_in_chinese(text: str) -> str:
     """Tile codes, "9p 9p 8p", as their names in corner brackets: 「九筒、九筒、八筒」."""
     return "「" + "、".join(tile_name(code) for code in text.split()) + "」"
 
 
 def _changes(text: str) -> str:
     """A suggestion's changes, "tile 4 (6p) is 5p, tile 9 (7p) is no tile", in Chinese."""
-    return "，".join(f"{i}号牌{_tiles(read)}不是牌，是误识别" if to == "no tile"
-                    else f"{i}号牌{_tiles(read)}应是{_tiles(to)}"
+    return "，".join(f"{i}号牌{tiles_in_chinese(read)}不是牌，是误识别" if to == "no tile"
+                    else f"{i}号牌{tiles_in_chinese(read)}应是{tiles_in_chinese(to)}"
                     for i, read, to in re.findall(CHANGE, text))
 
 
 CONVERT: dict[str, Callable[[str], str]] = {
-    "tiles": _tiles,
+    "tiles": tiles_in_chinese,
     "region": REGION_ZH.__getitem__,
     "it": {"it": "这张牌", "them": "这些牌"}.__getitem__,
     "count": {"one": "一", "four": "四"}.__getitem__,
-    "either": lambda text: "或".join(_tiles(code) for code in text.split(" or ")),
+    "either": lambda text: "或".join(tiles_in_chinese(code) for code in text.split(" or ")),
     "changes": _changes,
 }
 """How a named group of a pattern is put into its Chinese template; groups not named here (numbers) go in as
@@ -105,16 +105,23 @@ TABLE: tuple[tuple[re.Pattern[str], str], ...] = (
 """The reader's English sentences, each whole, and their Chinese; the first row that matches is used."""
 
 
-def in_chinese(text: str) -> str | None:
-    """The reader's English ``text`` (a problem, or a suggestion's text) in Chinese; None when no row of TABLE
-    matches it."""
-    for pattern, template in TABLE:
+def translate(text: str, table: tuple[tuple[re.Pattern[str], str], ...],
+              convert: dict[str, Callable[[str], str]]) -> str | None:
+    """``text`` in Chinese by the first row of ``table`` that matches it whole, its named groups put in by
+    ``convert`` (the others as they are); None when no row matches."""
+    for pattern, template in table:
         match = pattern.fullmatch(text)
         if match:
-            values = {name: value if value is None else CONVERT.get(name, str)(value)
+            values = {name: value if value is None else convert.get(name, str)(value)
                       for name, value in match.groupdict().items()}
             return template.format(**values)
     return None
+
+
+def in_chinese(text: str) -> str | None:
+    """The reader's English ``text`` (a problem, or a suggestion's text) in Chinese; None when no row of TABLE
+    matches it."""
+    return translate(text, TABLE, CONVERT)
 
 
 def add_chinese(hand: dict[str, Any] | None, suggestions: list[dict[str, Any]]) -> None:

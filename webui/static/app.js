@@ -361,7 +361,8 @@ function showScoreMessage(message, isError = false) {
 
 /**
  * POST to the API (a FormData, or an object sent as JSON): {answer}, or {error}: one line, the server's
- * (English) under the page's label ``label``, or the page's own words when no JSON came back.
+ * under the page's label ``label`` (in Chinese when the server gave ``error_zh``, under ``label_zh``; else
+ * English), or the page's own words when no JSON came back.
  */
 async function post(url, body, label) {
   const json = body !== undefined && !(body instanceof FormData);
@@ -374,6 +375,7 @@ async function post(url, body, label) {
   if (response.status === 413) return { error: tooLarge() };
   const answer = await response.json().catch(() => null);
   if (!answer) return { error: t("http_error", { status: response.status }) };
+  if (!response.ok && state.lang === "zh" && answer.error_zh) return { error: t(`${label}_zh`, { why: answer.error_zh }) };
   if (!response.ok) return { error: t(label, { why: String(answer.error).replace(RECORD_JARGON, "") }) };
   return { answer };
 }

@@ -1,0 +1,121 @@
+"""The scorer's refusals in Chinese: `scoring.score_table` says in one English line why it cannot score a
+record (`scoring.RecordError`); this module turns the lines a player of the page can meet (a hand that is no
+win, a wrong number of tiles, too many of a tile, a winning tile not in the hand, a flag the facts rule out,
+a tile in the wrong place) into Chinese, the same way `webui.reader_text` turns the reader's notes. Seats are
+named as on the page ("2号位"), tiles by their Chinese names, rules by the region's Chinese name.
+
+A line that matches no row gets no translation (`refusal_in_chinese` answers None) and the page shows the
+English one, labelled as such. tests/test_webui_scorer_text.py makes each line with the real scorer.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from scoring import REGIONS
+from webui.reader_text import TILE, tiles_in_chinese, translate
+
+FLAGS_ZH = {
+    "kong_replacement": "杠上开花", "last_tile": "海底", "heaven": "天和", "earth": "地胡", "rob_gold": "抢金",
+    "three_golds": "三金倒", "gold_kan": "金坎", "bao_draw": "摸宝", "after_special_kong": "补白板/特殊牌后摸牌和",
+}
+"""The win flags' Chinese names, as the page's (webui/static/i18n.js FLAG_NAMES; a test checks they agree)."""
+
+BAICHENG_NEEDS = {
+    "三门全 (萬, 餅 and 條)": "三门全（萬、餅、條都有）",
+    "幺九 (a terminal or honour)": "幺九（幺九牌或字牌）",
+    "有刻 (a triplet, kong, whirlwind or dragon pair)": "有刻（刻子、杠、旋风杠或箭牌对子）",
+    "reading meeting 三门全, 幺九 and 有刻 at once": "同时满足三门全、幺九、有刻的组合",
+}
+"""What a complete Baicheng hand may lack (`scoring.baicheng`), in Chinese."""
+
+CONVERT: dict[str, Callable[[str], str]] = {
+    "tiles": tiles_in_chinese,
+    "rules": lambda key: REGIONS[key].name_zh,
+    "want": lambda text: text.replace(" or ", "或"),
+    "role": {"the winner": "和牌的一家", "a non-winner": "未和牌的一家"}.__getitem__,
+    "by": {"discard": "点和", "rob_kong": "抢杠和", "self_draw": "自摸"}.__getitem__,
+    "flag": FLAGS_ZH.__getitem__,
+    "lacks": lambda text: "，也没有".join(BAICHENG_NEEDS[need] for need in text.split(" and no ")),
+    "given": lambda text: "未给出" if text == "not given" else tiles_in_chinese(text),
+    "what": {"a 金, which is never melded": "金不能用来吃碰杠", "an honour, which is a flower": "字牌在福州算花",
+             "a 得": "得不能用来吃碰杠", "a special tile": "特殊牌不能用来吃碰杠"}.__getitem__,
+}
+"""How a named group of a pattern is put into its Chinese template; groups not named here (numbers, seats) go
+in as they are."""
+
+SEAT = r"players\[(?P<seat>[0-3])\]"
+RULES = "(?P<rules>" + "|".join(REGIONS) + ")"
+FLAG = r"flag (?P<flag>\w+)(?: \(\w+\))?"
+
+
+def _row(pattern: str, template: str) -> tuple[re.Pattern[str], str]:
+    for name, value in (("{SEAT}", SEAT), ("{RULES}", RULES), ("{FLAG}", FLAG), ("{TILE}", TILE)):
+        pattern = pattern.replace(name, value)
+    return re.compile(pattern), template
+
+
+REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
+    # scoring.region: every region
+    _row(r"{SEAT}'s hand is not a legal win under {RULES} rules", "{seat}号位的牌不成{rules}麻将的和牌"),
+    _row(r"{SEAT} holds (?P<k>\d+) tiles \(concealed \+ 3 per meld\); {RULES} rules need (?P<want>\d+(?: or \d+)*) "
+         r"for (?P<role>the winner|a non-winner)",
+         "{seat}号位有 {k} 张牌（暗牌加每组副露三张）；{rules}麻将{role}应有 {want} 张"),
+    _row(r"(?P<k>\d+) copies of (?P<tiles>{TILE}) on the table \(at most (?P<limit>\d+); counting concealed tiles, "
+         r"melds, flowers and the indicator\)",
+         "桌上有 {k} 张{tiles}（最多 {limit} 张；暗牌、副露、花牌和指示牌都算在内）"),
+    _row(r"win\.tile (?P<tiles>{TILE}) is not among {SEAT}'s concealed tiles", "和牌张{tiles}不在{seat}号位的暗牌中"),
+    _row(r"{SEAT}\.concealed is empty: the winner's tiles are required", "{seat}号位没有暗牌：请填入和牌一家的牌"),
+    _row(r"{RULES} rules have no indicator \(got (?P<tiles>{TILE})\)", "{rules}麻将没有指示牌（这里给了{tiles}）"),
+    _row(r"{SEAT}\.concealed holds the flower (?P<tiles>{TILE}); flowers go in 'flowers'",
+         "{seat}号位的暗牌中有花牌{tiles}：花牌应放在花牌一栏"),
+    _row(r"{SEAT}\.flowers holds (?P<tiles>{TILE}), which is not a flower", "{seat}号位的花牌中有{tiles}，它不是花牌"),
+    # scoring.wenling
+    _row(r"win\.tile (?P<tiles>{TILE}) is a 得: a discarded 得 cannot be won on", "和牌张{tiles}是得：打出的得不能和"),
+    _row(r"{SEAT}\.concealed holds the special tile (?P<tiles>{TILE}); specials are laid aside in 'flowers'",
+         "{seat}号位的暗牌中有特殊牌{tiles}：特殊牌应放在花牌一栏"),
+    _row(r"{SEAT}\.flowers holds (?P<tiles>{TILE}), a 得; 得 stay in the concealed hand",
+         "{seat}号位的花牌中有{tiles}，它是得：得留在暗牌中"),
+    _row(r"{SEAT}\.flowers holds (?P<tiles>{TILE}), which is neither a flower nor a special tile \(\w+\)",
+         "{seat}号位的花牌中有{tiles}，它既不是花牌也不是特殊牌"),
+    _row(r"{SEAT} has a meld (?:{TILE})+ with (?P<tiles>{TILE}), (?P<what>a 得|a special tile), which cannot be melded",
+         "{seat}号位的副露中有{tiles}：{what}"),
+    _row(r"flag after_special_kong needs kong_replacement", "“补白板/特殊牌后摸牌和”须同时勾选“杠上开花”"),
+    # scoring.fuzhou
+    _row(r"win\.tile (?P<tiles>{TILE}) is a 金: a 金 is never discarded, so it cannot be won on by (?P<by>\w+)",
+         "和牌张{tiles}是金：金不会被打出，不能{by}"),
+    _row(r"the 金 indicator must be a suited tile, got (?P<tiles>{TILE})", "金须是数牌，这里是{tiles}"),
+    _row(r"{SEAT}\.concealed holds (?P<tiles>{TILE}); in fuzhou rules honours and flowers are flowers, laid aside in "
+         r"'flowers'", "{seat}号位的暗牌中有{tiles}：福州麻将的字牌和花牌都算花，应放在花牌一栏"),
+    _row(r"{SEAT} has a meld (?:{TILE})+ with (?P<tiles>{TILE}), (?P<what>a 金, which is never melded|an honour, "
+         r"which is a flower)", "{seat}号位的副露中有{tiles}：{what}"),
+    _row(r"{SEAT}\.flowers holds (?P<tiles>{TILE}), which is no flower \(Fuzhou flowers are f tiles, winds and "
+         r"dragons\)", "{seat}号位的花牌中有{tiles}，它不是花（福州的花是花牌、风牌和箭牌）"),
+    _row(r"{SEAT} holds 闲金 \(any tile completes the hand\): a (?P<by>\w+) win needs 金雀 or 金龙",
+         "{seat}号位是闲金（任何牌都能和）：{by}须是金雀或金龙"),
+    _row(r"{FLAG} needs the 金 indicator", "“{flag}”须先给出金"),
+    _row(r"flag heaven \(天和\) needs the dealer as the winner", "天和须庄家和牌"),
+    _row(r"flags heaven and rob_gold exclude each other: 天和 wins before any tile is taken in",
+         "天和与抢金不能同时成立：天和在摸进任何牌之前就已和牌"),
+    _row(r"flag rob_gold needs win\.tile to be the taken indicator (?P<tiles>{TILE})", "抢金须和牌张是翻出的金{tiles}"),
+    _row(r"flag three_golds needs three 金 \((?P<tiles>{TILE})\) in {SEAT}'s hand", "三金倒须{seat}号位手中有三张金{tiles}"),
+    # scoring.baicheng
+    _row(r"{SEAT}'s hand is complete but has no (?P<lacks>.+), so it is no win under baicheng rules",
+         "{seat}号位的牌已成和牌形，但没有{lacks}，白城麻将不算和牌"),
+    _row(r"baicheng rules have no flowers: the 宝 indicator cannot be (?P<tiles>{TILE})", "白城麻将不用花牌：宝不能是{tiles}"),
+    _row(r"{SEAT}\.flowers holds (?:{TILE})+: baicheng rules have no flowers", "白城麻将不用花牌：请拿掉{seat}号位的花牌"),
+    _row(r"flag kong_replacement \(杠开\) needs a kong or whirlwind of the winner", "杠开须和牌一家有杠或旋风杠"),
+    _row(r"flag bao_draw \(摸宝\) needs win\.tile to be the 宝 \((?P<given>{TILE}|not given)\)",
+         "摸宝须和牌张是宝（宝：{given}）"),
+    # scoring.daishan
+    _row(r"flag heaven \(天胡\) needs the dealer winning by self_draw", "天胡须庄家自摸"),
+    _row(r"flag earth \(地胡\) needs a win on the dealer's discard by another player", "地胡须闲家和庄家打出的牌"),
+    # several regions
+    _row(r"{FLAG} needs a self_draw win", "“{flag}”只能自摸"),
+)
+"""The scorer's refusals a player can meet, each whole, and their Chinese; the first row that matches is used."""
+
+
+def refusal_in_chinese(text: str) -> str | None:
+    """The scorer's English refusal ``text`` in Chinese; None when no row of REFUSALS matches it."""
+    return translate(text, REFUSALS, CONVERT)
