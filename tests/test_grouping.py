@@ -586,3 +586,16 @@ def test_kong_parted_by_one_of_its_tiles_left_out_as_a_double_takes_it_back() ->
     xyxy[14] -= [0.3 * W, 0, 0.3 * W, 0]
     hand = group_hand(replace(kong, xyxy=xyxy), "daishan")
     assert (hand.melds, hand.problems) == (({"type": "kong", "tiles": "9999p", "from": 3},), ())
+
+
+def test_four_backs_in_front_of_a_full_hand_are_the_wall_not_a_kong() -> None:
+    hand = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 5z 5z 7z 7z", "7z")), (1, row("# # # #"))), "daishan")
+    assert (hand.concealed, hand.win_tile, hand.melds, hand.problems) == ("123m456p789s55777z", "7z", (), ())
+    assert hand.away == (14, 15, 16, 17)
+
+
+def test_lone_concealed_tile_flagged_sideways_is_read_upright() -> None:
+    # four melds and a pair: the concealed part is one 9s, the winning 9s beside it; the first is misflagged
+    melds = (1, row("1p* 1p 1p", "3s* 3s 3s", "3m* 4m 5m", "7p* 7p 7p"))
+    hand = group_hand(_with(laid((0, row("9s", "9s")), melds), sideways={0: True}), "daishan")
+    assert (hand.concealed, hand.win_tile, len(hand.melds), hand.problems) == ("99s", "9s", 4, ())

@@ -1101,6 +1101,24 @@ def _misfits(reading: HandReading) -> list[set[int]]:
             and not _is_meld_shape(parse_tiles(reading.melds[g.meld]["tiles"]))]
 
 
+def _walls(reading: HandReading) -> list[set[int]]:
+    """The tiles of each concealed kong shown as four backs (a stretch of the wall looks the same; each is left
+    out only when that makes the hand legal)."""
+    return [set(g.tiles) for g in reading.groups if g.kind == "meld" and reading.melds[g.meld].get("concealed")
+            and not reading.melds[g.meld]["tiles"]]
+
+
+def _lone_turned(layout: Layout, detections: Detections) -> np.ndarray:
+    """Whether each tile is flagged sideways while alone in its group and on no other tile: no meld is one
+    tile, so it may be the concealed part's last tile or the winning tile, misflagged (the flags are cleared
+    only when that makes the hand legal)."""
+    lone = np.zeros(len(detections), bool)
+    for g in (g for row in layout.rows for g in row):
+        if len(g) == 1 and g[0] not in layout.stacked and detections.sideways[g[0]]:
+            lone[g[0]] = True
+    return lone
+
+
 def edge_slivers(detections: Detections, frame: tuple[int, int] | None) -> frozenset[int]:
     """The boxes that the edge of a photo ``frame`` (width, height) pixels cuts, thinner than EDGE_SLIVER
     of the median tile's short side; none when the frame is unknown."""
@@ -1125,7 +1143,9 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
     the indicator tile when known; ``frame`` the photo's (width, height), to leave out slivers of tiles its
     edge cuts off (`edge_slivers`). When the hand is not legal as read, the backs no concealed
     kong explains (`_odd_backs`, in the rows of each likely up direction of the hand), a likely double box
-    (`_likely_doubles`) or a group that reads as no meld (`_misfits`) is left out if that makes it legal;
+    (`_likely_doubles`), a group that reads as no meld (`_misfits`) or a concealed kong of four backs
+    (`_walls`) is left out, or the flags of lone tiles flagged sideways cleared (`_lone_turned`), if that
+    makes it legal;
     a group that reads as no meld and runs out of the photo is left out in any case (a meld is laid whole).
     At most MAX_TRIALS such readings are tried (a photo of scattered tiles offers many).
     ValueError for an unknown region or seat.
@@ -1143,10 +1163,13 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
     if problems:
         odd = [(up, backs) for up in up_candidates(detections)
                if (backs := _odd_backs(find_layout(detections, up, slivers), detections.tiles))]
-        trials = odd + [(layout.up, {double}) for double in _likely_doubles(detections, layout, reading)] \
-            + [(layout.up, misfit) for misfit in _misfits(reading)]
-        for up, stray in trials[:MAX_TRIALS]:
-            trial = read_detections(detections, region, seat=seat, indicator=indicator, options=options,
+        trials = [(up, backs, detections) for up, backs in odd] \
+            + [(layout.up, {double}, detections) for double in _likely_doubles(detections, layout, reading)] \
+            + [(layout.up, misfit, detections) for misfit in _misfits(reading) + _walls(reading)]
+        if len(lone := _lone_turned(layout, detections)):
+            trials.append((layout.up, set(), replace(detections, sideways=detections.sideways & ~lone)))
+        for up, stray, seen in trials[:MAX_TRIALS]:
+            trial = read_detections(seen, region, seat=seat, indicator=indicator, options=options,
                                     left_out=slivers | stray, up=up, winner=winner)
             if not check_hand(trial[1], indicator=indicator, options=options, seat=seat, first=True):
                 layout, reading, problems = *trial, ()
