@@ -279,6 +279,28 @@ def test_photo_read_corrected_and_scored(browser, server, rules):
     assert page.errors == []
 
 
+def test_two_tabs_keep_their_own_rules_and_options(browser, server):
+    first = open_page(browser, server, "daishan")
+    second = first.context.new_page()  # the same browser: one localStorage, a sessionStorage per tab
+    second.goto(server)
+    second.wait_for_selector("body[data-ready=true]")
+    for page, rules, di in ((first, "daishan", "3"), (second, "baicheng", "5")):
+        page.select_option("#rules", rules)
+        page.locator("#options-box summary").click()
+        page.fill("#option-di", di)
+        page.locator("#option-di").press("Tab")
+    first.reload()
+    first.wait_for_selector("body[data-ready=true]")
+    expect(first.locator("#rules")).to_have_value("daishan")
+    expect(first.locator("#option-di")).to_have_value("3")
+    second.select_option("#rules", "fuzhou")
+    third = first.context.new_page()  # a new tab starts from the settings set last
+    third.goto(server)
+    third.wait_for_selector("body[data-ready=true]")
+    expect(third.locator("#rules")).to_have_value("fuzhou")
+    assert first.errors == []
+
+
 def test_chinese_interface_and_settings_are_remembered(browser, server):
     page = open_page(browser, server, "daishan")
     page.select_option("#dealer", "2")

@@ -11,7 +11,7 @@ const DEALER_FLAGS = ["heaven", "earth"]; // win.flags that the scorer checks ag
 // win.flags the scorer takes only with one way of winning (after_special_kong: with kong_replacement)
 const FLAG_WIN_BY = { kong_replacement: "self_draw", last_tile: "self_draw", heaven: "self_draw", earth: "discard", rob_gold: "self_draw",
   three_golds: "self_draw", gold_kan: "self_draw", bao_draw: "self_draw", after_special_kong: "self_draw" };
-const SETTINGS_KEY = "mjcam.settings"; // localStorage: what stays from one hand to the next
+const SETTINGS_KEY = "mjcam.settings"; // what stays from one hand to the next: this tab's (sessionStorage), else the device's last (localStorage)
 const HAND_KEY = "mjcam.hand"; // sessionStorage: the hand in progress and its rules, kept over a reload
 const HAND_VERSION = 2; // of what HAND_KEY keeps: a table kept by another version is not restored
 const CAPTURE_KEY = "mjcam.capture"; // sessionStorage: the table camera's capture last read, not read again after a reload
@@ -87,17 +87,26 @@ function keepTable() {
   } catch {}
 }
 
+/** The settings of this tab (kept over a reload), or for a new tab the last ones set on this device: two
+ * tabs at two tables keep their own rules and options. */
 function loadSettings() {
-  try {
-    return JSON.parse(localStorage.getItem(SETTINGS_KEY)) || {};
-  } catch {
-    return {};
+  for (const storage of [sessionStorage, localStorage]) {
+    try {
+      const settings = JSON.parse(storage.getItem(SETTINGS_KEY));
+      if (settings) return settings;
+    } catch {} // no storage in this browser, or not JSON
   }
+  return {};
 }
 
 function saveSettings() {
   const { lang, rules, seat, streak, options } = state;
-  localStorage.setItem(SETTINGS_KEY, JSON.stringify({ lang, rules, seat, streak, options }));
+  const text = JSON.stringify({ lang, rules, seat, streak, options });
+  for (const storage of [sessionStorage, localStorage]) {
+    try {
+      storage.setItem(SETTINGS_KEY, text);
+    } catch {} // over the quota, or no storage in this browser
+  }
 }
 
 const region = () => state.regions[state.rules];
