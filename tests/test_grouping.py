@@ -599,3 +599,22 @@ def test_lone_concealed_tile_flagged_sideways_is_read_upright() -> None:
     melds = (1, row("1p* 1p 1p", "3s* 3s 3s", "3m* 4m 5m", "7p* 7p 7p"))
     hand = group_hand(_with(laid((0, row("9s", "9s")), melds), sideways={0: True}), "daishan")
     assert (hand.concealed, hand.win_tile, len(hand.melds), hand.problems) == ("99s", "9s", 4, ())
+
+
+def test_concealed_pair_of_tiles_in_no_meld_together_flagged_sideways_is_read_upright() -> None:
+    # a gap splits the concealed row after its second tile, and the first is misflagged: 1m 9s can be no meld
+    melds = (1, row("1p* 1p 1p", "3s* 3s 3s", "3m* 4m 5m"))
+    hand = group_hand(_with(laid((0, row("1m 9s", "9s 9s", "1m")), melds), sideways={0: True}), "daishan")
+    assert (hand.concealed, hand.win_tile, len(hand.melds), hand.problems) == ("11m999s", "1m", 3, ())
+
+
+def test_claimed_melds_laid_touching_are_parted() -> None:
+    hand = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s", "7s")), (1, row("3m* 4m 5m 7p* 7p 7p"))), "daishan")
+    assert (hand.concealed, hand.win_tile, hand.problems) == ("123m456p77s", "7s", ())
+    assert hand.melds == ({"type": "chow", "tiles": "345m", "from": 3}, {"type": "pung", "tiles": "777p", "from": 3})
+
+
+def test_tile_between_claimed_melds_laid_touching_is_left_out() -> None:
+    hand = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s", "7s")), (1, row("1s 1s 1s* 6s 2m* 2m 2m"))), "daishan")
+    assert (hand.concealed, hand.win_tile, hand.problems, hand.away) == ("123m456p77s", "7s", (), (11,))
+    assert hand.melds == ({"type": "pung", "tiles": "111s", "from": 1}, {"type": "pung", "tiles": "222m", "from": 3})

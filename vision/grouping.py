@@ -790,6 +790,48 @@ def _peel_aside(row: tuple[tuple[int, ...], ...], tiles: tuple[str, ...],
     return tuple(out)
 
 
+def _meld_parts(group: tuple[int, ...], tiles: tuple[str, ...], sideways: np.ndarray) -> list[tuple[int, ...]] | None:
+    """The group parted, left to right, into two or more claimed melds (each of three or four tiles making a
+    pung, chow or kong, with one tile sideways), or None when it does not part so."""
+    if len(group) < 3:
+        return [] if not group else None
+    for size in (3, 4):
+        part = group[:size]
+        if len(part) == size and sum(bool(sideways[i]) for i in part) == 1 \
+                and _is_meld_shape([tiles[i] for i in part]) and BACK not in (tiles[i] for i in part):
+            rest = _meld_parts(group[size:], tiles, sideways)
+            if rest is not None:
+                return [part] + rest
+    return None
+
+
+def _parted(layout: Layout, detections: Detections) -> Layout:
+    """The layout with groups that are claimed melds laid touching (no gap between them) parted: a group of
+    six to eight tiles, none lying on another, that parts into melds each with one tile sideways (tried only
+    when the hand is not legal as read: such a group may also be another player's)."""
+    rows = []
+    for row in layout.rows:
+        out: list[tuple[int, ...]] = []
+        for g in row:
+            parts = _meld_parts(g, detections.tiles, detections.sideways) if 6 <= len(g) <= 8 and not any(
+                i in layout.stacked or i in layout.stacked.values() for i in g) else None
+            out.extend(parts or [g])
+        rows.append(tuple(out))
+    return replace(layout, rows=tuple(rows))
+
+
+def _joining_strays(layout: Layout, detections: Detections) -> list[set[int]]:
+    """A tile between claimed melds laid in one group, each alone when it is left out (a false box, or a
+    tile pushed in between; each is left out only when that makes the hand legal)."""
+    out = []
+    for g in (g for row in layout.rows for g in row if 7 <= len(g) <= 9):
+        for k in range(3, len(g) - 3):
+            if _meld_parts(g[:k], detections.tiles, detections.sideways) \
+                    and _meld_parts(g[k + 1:], detections.tiles, detections.sideways):
+                out.append({g[k]})
+    return out
+
+
 def _mend_fragments(rows: list[tuple[tuple[int, ...], ...]], tiles: tuple[str, ...], sideways: np.ndarray,
                     layout: Layout) -> tuple[list[tuple[tuple[int, ...], ...]], dict[int, int]]:
     """Join fragments of a meld that the rows broke apart: two groups of at most four tiles in all whose
@@ -1039,14 +1081,15 @@ def _names(indices: tuple[int, ...], tiles: tuple[str, ...]) -> str:
 
 def read_detections(detections: Detections, region: str, *, seat: int = 0, indicator: str | None = None,
                     options: dict[str, Any] | None = None, left_out: frozenset[int] = frozenset(),
-                    up: float | None = None, winner: bool = True) -> tuple[Layout, HandReading]:
+                    up: float | None = None, winner: bool = True, part: bool = False) -> tuple[Layout, HandReading]:
     """The layout and reading of the detections (but ``left_out``), trying each likely up direction of the
     hand (only ``up`` when given) and keeping the reading that holds the most tiles facing that way (a face
     alike turned by 180°, `HALF_TURN_ALIKE`, faces both ways), then finds a winning tile set apart, then has
-    the fewest problems."""
+    the fewest problems. ``part``: claimed melds laid touching are parted (`_parted`)."""
     best: tuple[tuple[int, int, int], Layout, HandReading] | None = None
     for direction in up_candidates(detections) if up is None else [up]:
         layout = find_layout(detections, direction, left_out)
+        layout = _parted(layout, detections) if part else layout
         reading = read_layout(layout, _kong_faces(layout, detections), detections.sideways, region, seat=seat,
                               indicator=indicator, options=options, winner=winner)
         held = [i for g in reading.groups for i in g.tiles]
@@ -1109,13 +1152,15 @@ def _walls(reading: HandReading) -> list[set[int]]:
 
 
 def _lone_turned(layout: Layout, detections: Detections) -> np.ndarray:
-    """Whether each tile is flagged sideways while alone in its group and on no other tile: no meld is one
-    tile, so it may be the concealed part's last tile or the winning tile, misflagged (the flags are cleared
-    only when that makes the hand legal)."""
+    """Whether each tile is flagged sideways in a group of one tile, or of two that can be in no meld together,
+    with no tile on them: such a group is no claimed meld nor part of one, so its tiles may be the concealed
+    part's, misflagged (the flags are cleared only when that makes the hand legal)."""
     lone = np.zeros(len(detections), bool)
     for g in (g for row in layout.rows for g in row):
-        if len(g) == 1 and g[0] not in layout.stacked and detections.sideways[g[0]]:
-            lone[g[0]] = True
+        codes = [detections.tiles[i] for i in g]
+        part = len(g) == 2 and any(_is_meld_shape(codes + [code]) for code in TILE_INDEX if code not in FLOWERS)
+        if len(g) <= 2 and not part and not any(i in layout.stacked or i in layout.stacked.values() for i in g):
+            lone[list(g)] = detections.sideways[list(g)]
     return lone
 
 
@@ -1144,8 +1189,9 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
     edge cuts off (`edge_slivers`). When the hand is not legal as read, the backs no concealed
     kong explains (`_odd_backs`, in the rows of each likely up direction of the hand), a likely double box
     (`_likely_doubles`), a group that reads as no meld (`_misfits`) or a concealed kong of four backs
-    (`_walls`) is left out, or the flags of lone tiles flagged sideways cleared (`_lone_turned`), if that
-    makes it legal;
+    (`_walls`) or a tile between claimed melds laid touching (`_joining_strays`) is left out, claimed melds
+    laid touching are parted (`_parted`), or the flags of tiles alone in their group cleared
+    (`_lone_turned`), if that makes it legal;
     a group that reads as no meld and runs out of the photo is left out in any case (a meld is laid whole).
     At most MAX_TRIALS such readings are tried (a photo of scattered tiles offers many).
     ValueError for an unknown region or seat.
@@ -1163,14 +1209,17 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
     if problems:
         odd = [(up, backs) for up in up_candidates(detections)
                if (backs := _odd_backs(find_layout(detections, up, slivers), detections.tiles))]
-        trials = [(up, backs, detections) for up, backs in odd] \
-            + [(layout.up, {double}, detections) for double in _likely_doubles(detections, layout, reading)] \
-            + [(layout.up, misfit, detections) for misfit in _misfits(reading) + _walls(reading)]
-        if len(lone := _lone_turned(layout, detections)):
-            trials.append((layout.up, set(), replace(detections, sideways=detections.sideways & ~lone)))
-        for up, stray, seen in trials[:MAX_TRIALS]:
+        trials = [(up, backs, detections, False) for up, backs in odd] \
+            + [(layout.up, {double}, detections, False) for double in _likely_doubles(detections, layout, reading)] \
+            + [(layout.up, misfit, detections, False) for misfit in _misfits(reading) + _walls(reading)] \
+            + [(layout.up, stray, detections, True) for stray in _joining_strays(layout, detections)]
+        if _parted(layout, detections).rows != layout.rows:
+            trials.append((layout.up, set(), detections, True))
+        if (lone := _lone_turned(layout, detections)).any():
+            trials.append((layout.up, set(), replace(detections, sideways=detections.sideways & ~lone), False))
+        for up, stray, seen, part in trials[:MAX_TRIALS]:
             trial = read_detections(seen, region, seat=seat, indicator=indicator, options=options,
-                                    left_out=slivers | stray, up=up, winner=winner)
+                                    left_out=slivers | stray, up=up, winner=winner, part=part)
             if not check_hand(trial[1], indicator=indicator, options=options, seat=seat, first=True):
                 layout, reading, problems = *trial, ()
                 break
