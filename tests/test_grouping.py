@@ -618,3 +618,22 @@ def test_tile_between_claimed_melds_laid_touching_is_left_out() -> None:
     hand = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s", "7s")), (1, row("1s 1s 1s* 6s 2m* 2m 2m"))), "daishan")
     assert (hand.concealed, hand.win_tile, hand.problems, hand.away) == ("123m456p77s", "7s", (), (11,))
     assert hand.melds == ({"type": "pung", "tiles": "111s", "from": 1}, {"type": "pung", "tiles": "222m", "from": 3})
+
+
+def test_faces_alike_turned_by_half_say_nothing_of_a_quarter_turn() -> None:
+    # a hand seen upside down; beside it 16 loose tiles whose faces look alike turned by 180°, six of them a
+    # quarter turn from the hand and ten lying as the hand does: none of them reads the photo a quarter turned
+    hand = laid((0, row("1m 2m 3m 4m 5m 6m 7m 8m 9m 1m 1m 7m 8m", "9m")), turn=180)
+    loose = laid((0, row("5p 8s 9p 2p 4p 5p 8p 9s 2s 4s 5s 6s 8s 9p 2p 4p")), turn=90)
+    angles = np.concatenate([hand.angle, [270.0] * 6 + [0.0, 180.0] * 5])
+    both = Detections(np.vstack([hand.xyxy, loose.xyxy + [0, 200, 0, 200]]), hand.tiles + loose.tiles,
+                      np.ones(30), hand.alternatives + loose.alternatives, np.zeros(30, bool), angles)
+    read = group_hand(both, "daishan")
+    assert (read.concealed, read.win_tile, read.problems) == ("11123456778899m", "9m", ())
+
+
+def test_a_row_a_tile_short_beats_two_stray_tiles_that_look_like_a_pair_and_its_winning_tile() -> None:
+    # one tile of the hand missed, none set apart; two tiles of another player lie a gap apart behind it
+    hand = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 5z 5z 7z 7z")), (-3, row("2m", "2p"))), "daishan")
+    assert hand.concealed == "123m456p789s5577z" and hand.away == (13, 14)
+    assert hand.problems[-1].startswith("the hand holds 13 tiles")

@@ -61,6 +61,9 @@ BACK_REACH = 3.5
 """A concealed kong's other back lies within this many tile sizes along the row."""
 MAX_TRIALS = 12
 """At most this many readings with boxes left out are tried to make a hand legal (development scenes: 7)."""
+NEAR_SIZE = 3
+"""A concealed part whose hand holds at most this many tiles more or fewer than the region's hand size (a
+missed tile or meld) is likelier than one that holds fewer tiles still but has a winning hand's shape."""
 MEND_REACH = 1.6
 """Fragments of a meld the rows broke apart join when their nearest tiles are this many tile sizes apart or
 closer (a false box left out between them leaves a gap wider than the usual spacing)."""
@@ -602,7 +605,8 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
 
     The concealed group is the one followed in its row by a lone tile set apart (the winning tile), or
     that group joined to the plain groups before it in its row (a wrong gap broke the row); if several
-    could be, the one giving the region's hand size with the fewest tiles that fit no group, then the
+    could be, the one giving the region's hand size (else one within NEAR_SIZE tiles of it, then one with a
+    winning hand's shape) with the fewest tiles that fit no group, then the
     fewest chows and pungs with no claimed tile, then the fewest joins. From there the hand grows by
     groups within HAND_REACH of it that read as melds or flowers; a group that reads as neither belongs to
     the hand only when it sits in a row beside a group of the hand (it is then reported as a problem).
@@ -627,7 +631,7 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
     home: tuple[tuple[int, ...], ...] = ()
     winning: tuple[int, ...] | None = None
     hand: list[tuple[int, ...]] = []
-    best: tuple[bool, bool, int, int, int, int] | None = None
+    best: tuple[bool, bool, bool, int, int, int, int] | None = None
     for trial, g, h, joined in _concealed_candidates(rows, plain):
         concealed = g
         home = next(row for row in trial if g in row)
@@ -637,13 +641,14 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
         size = len(g) + (h is not None) + sum(3 for m in melds_and_flowers if m not in flowers)
         unclaimed = sum(len(m) == 3 and m in plain for m in melds_and_flowers)
         shape = len(g) % 3 == (1 if h else 2) if winner else (len(g) + (h is not None)) % 3 == 1
-        score = (size == REGIONS[region].hand_size + winner, shape, -loose, sum(map(len, grown)), -unclaimed,
+        want = REGIONS[region].hand_size + winner
+        score = (size == want, abs(size - want) <= NEAR_SIZE, shape, -loose, sum(map(len, grown)), -unclaimed,
                  -joined)
         if best is None or score > best:
             best, hand, winning, rows = score, grown, h, trial
     groups = [g for row in rows for g in row]
     concealed = hand[0] if hand else None
-    win_guessed = bool(winner and concealed and winning is None and best and best[0] and best[1])
+    win_guessed = bool(winner and concealed and winning is None and best and best[0] and best[2])
     if win_guessed:
         winning, concealed = concealed[-1:], concealed[:-1]
         hand = [concealed, winning] + hand[1:]
@@ -1084,7 +1089,8 @@ def read_detections(detections: Detections, region: str, *, seat: int = 0, indic
                     up: float | None = None, winner: bool = True, part: bool = False) -> tuple[Layout, HandReading]:
     """The layout and reading of the detections (but ``left_out``), trying each likely up direction of the
     hand (only ``up`` when given) and keeping the reading that holds the most tiles facing that way (a face
-    alike turned by 180°, `HALF_TURN_ALIKE`, faces both ways), then finds a winning tile set apart, then has
+    alike turned by 180°, `HALF_TURN_ALIKE`, faces both ways, but not a quarter turn), then finds a winning
+    tile set apart, then has
     the fewest problems. ``part``: claimed melds laid touching are parted (`_parted`)."""
     best: tuple[tuple[int, int, int], Layout, HandReading] | None = None
     for direction in up_candidates(detections) if up is None else [up]:
@@ -1093,9 +1099,9 @@ def read_detections(detections: Detections, region: str, *, seat: int = 0, indic
         reading = read_layout(layout, _kong_faces(layout, detections), detections.sideways, region, seat=seat,
                               indicator=indicator, options=options, winner=winner)
         held = [i for g in reading.groups for i in g.tiles]
-        upright = sum(detections.tiles[i] == BACK or detections.sideways[i]
-                      or detections.tiles[i] in HALF_TURN_ALIKE
-                      or abs((detections.angle[i] - direction + 180) % 360 - 180) < 60 for i in held)
+        turn = (detections.angle - direction + 180) % 360 - 180
+        upright = sum(detections.tiles[i] == BACK or detections.sideways[i] or abs(turn[i]) < 60
+                      or (detections.tiles[i] in HALF_TURN_ALIKE and abs(turn[i]) > 120) for i in held)
         score = (upright, reading.win_tile is not None, -len(reading.problems))
         if best is None or score > best[0]:
             best = (score, layout, reading)
