@@ -578,14 +578,25 @@ def test_pung_parted_by_a_false_box_left_out_is_joined() -> None:
     assert hand.away == (14,)
 
 
-def test_kong_parted_by_one_of_its_tiles_left_out_as_a_double_takes_it_back() -> None:
-    # the third 9p's box is doubtful and overlaps the fourth's: left out as a double, it parts the kong
+def test_meld_parted_by_a_box_of_its_face_left_out_as_a_double_is_not_guessed() -> None:
+    # a doubtful 9p box between two fragments of 9p is left out as a double: a fourth tile (a kong) or a
+    # second box on one (a pung)? The reader does not join them silently either way: it says the hand is short
     kong = laid(DAISHAN, (1, row("9p* 9p 9p 9p")), reads={13: (0.45, (("9p", 0.45),))})
     xyxy = kong.xyxy.copy()
     xyxy[13] += [0.4 * W, 0, 0.4 * W, 0]
     xyxy[14] -= [0.3 * W, 0, 0.3 * W, 0]
-    hand = group_hand(replace(kong, xyxy=xyxy), "daishan")
-    assert (hand.melds, hand.problems) == (({"type": "kong", "tiles": "9999p", "from": 3},), ())
+    ghost = _with(laid(DAISHAN, PUNG), shift=(range(13, 14), 0.5 * W))
+    x0, top, x1, bottom = ghost.xyxy[12]
+    ghost = _with(ghost, box=[x0 + 0.45 * W, top, x1 + 0.45 * W, bottom], code="9p", confidence=0.4)
+    for detections in (replace(kong, xyxy=xyxy), ghost):
+        hand = group_hand(detections, "daishan")
+        assert hand.melds == () and hand.problems[-1].startswith("the hand holds 11 tiles")
+
+
+def test_pair_and_winning_tile_apart_after_a_gap_in_the_concealed_row_are_no_pung() -> None:
+    # a concealed row broken by gaps: 5z 5z, then the winning 5z set apart, all upright and unmarked
+    hand = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1p 1p", "5z 5z", "5z"))), "daishan")
+    assert (hand.concealed, hand.win_tile, hand.melds, hand.problems) == ("123m11456p789s555z", "5z", (), ())
 
 
 def test_four_backs_in_front_of_a_full_hand_are_the_wall_not_a_kong() -> None:
@@ -637,3 +648,9 @@ def test_a_row_a_tile_short_beats_two_stray_tiles_that_look_like_a_pair_and_its_
     hand = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 5z 5z 7z 7z")), (-3, row("2m", "2p"))), "daishan")
     assert hand.concealed == "123m456p789s5577z" and hand.away == (13, 14)
     assert hand.problems[-1].startswith("the hand holds 13 tiles")
+
+
+def test_a_meld_too_many_is_the_one_farthest_from_the_concealed_row() -> None:
+    # another player's chow lies within reach behind the hand's own pung: the hand holds a meld too many
+    hand = group_hand(laid(DAISHAN, PUNG, (2.2, row("3s* 4s 5s"))), "daishan")
+    assert (hand.concealed, hand.win_tile, hand.melds, hand.problems, hand.away) == (*CLEAN, (), (14, 15, 16))

@@ -19,8 +19,11 @@ Pure functions, in order:
   ``away``), and the player's part of a table record.
 - `read_detections` tries each likely up direction of the hand (a webcam above the table may see it
   upside down; other players' tiles may face elsewhere) and keeps the best reading; `group_hand` leaves
-  out slivers of tiles the photo's edge cuts off and groups it cuts that are no meld, and a likely double
-  or a group that is no meld when that alone makes the hand legal, and adds the consistency checks,
+  out slivers of tiles the photo's edge cuts off and groups it cuts that are no meld; when the hand is not
+  legal as read, it tries readings that leave out what may not belong (backs no kong explains, a likely
+  double, a group that is no meld, four backs that may be the wall, a clearly farther meld too many, a tile
+  between claimed melds laid touching), that part claimed melds laid touching, or that clear sideways flags
+  no meld explains, and keeps the first that makes the hand legal; it adds the consistency checks,
   suggestions and needs of `vision.consistency`.
 """
 from __future__ import annotations
@@ -64,9 +67,16 @@ MAX_TRIALS = 12
 NEAR_SIZE = 3
 """A concealed part whose hand holds at most this many tiles more or fewer than the region's hand size (a
 missed tile or meld) is likelier than one that holds fewer tiles still but has a winning hand's shape."""
+EXTRA_MARGIN = 1.5
+"""A hand with a meld too many leaves out its farthest meld only when it lies this many tile sizes farther
+from the concealed part than any other meld."""
 MEND_REACH = 1.6
-"""Fragments of a meld the rows broke apart join when their nearest tiles are this many tile sizes apart or
-closer (a false box left out between them leaves a gap wider than the usual spacing)."""
+"""Fragments of a meld the rows broke apart, one after another in a row, join when their nearest tiles are
+this many tile sizes apart or closer if a box was left out between them or one of them is marked as a meld
+(a sideways, stacked or face-down tile): a false box left out between them leaves a gap wider than the
+usual spacing. Plain groups keep 1.3 (a concealed pair and the winning tile set apart after it), and so do
+fragments with a box left out between them that shows their face (a fourth tile or a second box on one:
+the reader cannot tell a kong from a pung, so it does not guess)."""
 DOUBTFUL_READ = 0.5
 """A detection less sure than this may be a double of the tiles beside it."""
 EDGE_SLIVER = 0.5
@@ -110,7 +120,8 @@ class Layout:
     ``stacked`` maps a tile lying on top of another to that tile; ``points`` are the tile centres in the hand's frame (x to the player's right, y towards the player) and
     ``scale`` a size per tile, both in pixels; ``extent`` each box's length along the row and depth across
     it; ``lean`` how far each face's up turns from the hand's axis (degrees, 0–90: upright or upside down 0,
-    a quarter turn 90); ``doubles`` the boxes left out of the rows as doubles of their neighbours' (`_doubles`).
+    a quarter turn 90); ``doubles`` the boxes left out of the rows as doubles of their neighbours' (`_doubles`;
+    not those the caller left out).
     """
 
     up: float
@@ -840,9 +851,9 @@ def _joining_strays(layout: Layout, detections: Detections) -> list[set[int]]:
 def _mend_fragments(rows: list[tuple[tuple[int, ...], ...]], tiles: tuple[str, ...], sideways: np.ndarray,
                     layout: Layout) -> tuple[list[tuple[tuple[int, ...], ...]], dict[int, int]]:
     """Join fragments of a meld that the rows broke apart: two groups of at most four tiles in all whose
-    nearest tiles are within 1.3 tile sizes (MEND_REACH when they follow one another in a row) and which
-    together make a pung, chow or kong become one group, in the first one's row; a box left out as a double
-    between them that makes a kong with them is taken back in (one of its tiles). A lone tile continuing the line of a plain group before it in its row
+    nearest tiles are within 1.3 tile sizes (MEND_REACH when they follow one another in a row and a box
+    showing another face was left out between them or one is marked as a meld) and which together make a
+    pung, chow or kong become one group, in the first one's row. A lone tile continuing the line of a plain group before it in its row
     (a winning tile) joins only that group. Of four tiles with one face, one lying off the line of the
     other three is stacked on its nearest neighbour along the line (an added kong)."""
     points, scale = layout.points, layout.scale
@@ -870,11 +881,13 @@ def _mend_fragments(rows: list[tuple[tuple[int, ...], ...]], tiles: tuple[str, .
         d = np.linalg.norm(points[list(a)][:, None] - points[list(b)][None], axis=2)
         size = (scale[list(a)][:, None] + scale[list(b)][None]) / 2
         apart = float((d / size).min())
-        if apart > (MEND_REACH if _neighbours(rows, a, b) else 1.3):
-            continue
-        between = _between(a, b, layout) if apart > 1.3 else ()
-        parting = between if len(between) == 1 and _is_meld_shape([tiles[i] for i in a + b + between]) else ()
-        merged = tuple(sorted(base(a) + base(b) + parting, key=lambda i: points[i, 0]))
+        if apart > 1.3:
+            between = _between(a, b, layout)
+            marked = any(sideways[i] or tiles[i] == BACK or i in stacked for i in a + b)
+            alike = any(tiles[i] in {tiles[j] for j in a + b} for i in between)
+            if apart > MEND_REACH or not _neighbours(rows, a, b) or not (between or marked) or alike:
+                continue
+        merged = tuple(sorted(base(a) + base(b), key=lambda i: points[i, 0]))
         tops = tuple(i for i in a + b if i in stacked)
         top = _stacked_in(merged, tiles, points, scale) if not tops else None
         if top is not None:
@@ -1157,6 +1170,25 @@ def _walls(reading: HandReading) -> list[set[int]]:
             and not reading.melds[g.meld]["tiles"]]
 
 
+def _extra_melds(reading: HandReading, layout: Layout) -> list[set[int]]:
+    """The tiles of the meld too many of a hand that holds one (another player's meld taken in): the one
+    farthest from the concealed part, when it lies at least EXTRA_MARGIN tile sizes farther than any other
+    (left out only when that makes the hand legal; with no clear one, nothing is guessed)."""
+    size = len(parse_tiles(reading.concealed)) + 3 * len(reading.melds)
+    concealed = [i for g in reading.groups if g.kind in ("concealed", "winning") for i in g.tiles]
+    if size != REGIONS[reading.region].hand_size + reading.winner + 3 or not concealed:
+        return []
+
+    def distance(group: Group) -> float:
+        step = layout.points[list(group.tiles)][:, None] - layout.points[concealed][None]
+        return float((np.linalg.norm(step, axis=2) / layout.scale[concealed][None]).min())
+
+    far = sorted(((distance(g), g) for g in reading.groups if g.kind == "meld"), key=lambda item: -item[0])
+    if len(far) == 1 or (len(far) > 1 and far[0][0] - far[1][0] >= EXTRA_MARGIN):
+        return [set(far[0][1].tiles)]
+    return []
+
+
 def _lone_turned(layout: Layout, detections: Detections) -> np.ndarray:
     """Whether each tile is flagged sideways in a group of one tile, or of two that can be in no meld together,
     with no tile on them: such a group is no claimed meld nor part of one, so its tiles may be the concealed
@@ -1195,7 +1227,8 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
     edge cuts off (`edge_slivers`). When the hand is not legal as read, the backs no concealed
     kong explains (`_odd_backs`, in the rows of each likely up direction of the hand), a likely double box
     (`_likely_doubles`), a group that reads as no meld (`_misfits`) or a concealed kong of four backs
-    (`_walls`) or a tile between claimed melds laid touching (`_joining_strays`) is left out, claimed melds
+    (`_walls`), a meld too many (`_extra_melds`) or a tile between claimed melds laid touching
+    (`_joining_strays`) is left out, claimed melds
     laid touching are parted (`_parted`), or the flags of tiles alone in their group cleared
     (`_lone_turned`), if that makes it legal;
     a group that reads as no meld and runs out of the photo is left out in any case (a meld is laid whole).
@@ -1217,7 +1250,8 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
                if (backs := _odd_backs(find_layout(detections, up, slivers), detections.tiles))]
         trials = [(up, backs, detections, False) for up, backs in odd] \
             + [(layout.up, {double}, detections, False) for double in _likely_doubles(detections, layout, reading)] \
-            + [(layout.up, misfit, detections, False) for misfit in _misfits(reading) + _walls(reading)] \
+            + [(layout.up, misfit, detections, False)
+               for misfit in _misfits(reading) + _walls(reading) + _extra_melds(reading, layout)] \
             + [(layout.up, stray, detections, True) for stray in _joining_strays(layout, detections)]
         if _parted(layout, detections).rows != layout.rows:
             trials.append((layout.up, set(), detections, True))
