@@ -282,6 +282,8 @@ def test_photo_read_corrected_and_scored(browser, server, rules):
 def test_two_tabs_keep_their_own_rules_and_options(browser, server):
     first = open_page(browser, server, "daishan")
     second = first.context.new_page()  # the same browser: one localStorage, a sessionStorage per tab
+    errors = []
+    second.on("pageerror", lambda error: errors.append(str(error)))
     second.goto(server)
     second.wait_for_selector("body[data-ready=true]")
     for page, rules, di in ((first, "daishan", "3"), (second, "baicheng", "5")):
@@ -295,10 +297,11 @@ def test_two_tabs_keep_their_own_rules_and_options(browser, server):
     expect(first.locator("#option-di")).to_have_value("3")
     second.select_option("#rules", "fuzhou")
     third = first.context.new_page()  # a new tab starts from the settings set last
+    third.on("pageerror", lambda error: errors.append(str(error)))
     third.goto(server)
     third.wait_for_selector("body[data-ready=true]")
     expect(third.locator("#rules")).to_have_value("fuzhou")
-    assert first.errors == []
+    assert first.errors == [] and errors == []
 
 
 def test_chinese_interface_and_settings_are_remembered(browser, server):
@@ -715,6 +718,17 @@ def test_changing_the_rules_keeps_the_players_melds(browser, server):
         expect(kinds).to_have_text(["Pung ← Seat 3", "Pung ← Seat 1"])
         assert hand_codes(page, "meld:0") == ["1m"] * 3 and hand_codes(page, "meld:1") == ["5p"] * 3
         assert "5p" not in hand_codes(page, "concealed")
+    assert page.errors == []
+
+
+def test_a_meld_being_built_asks_for_its_tiles_instead_of_a_refusal(browser, server):
+    page = open_page(browser, server, "daishan")
+    upload(page, "370280965")
+    page.locator("#add-meld").click()
+    pick(page, "5p")
+    close_dialog(page)
+    expect(page.locator("#score-needed")).to_contain_text("meld 2 has 1 of its three or four tiles")
+    expect(page.locator("#score-error")).to_be_hidden()
     assert page.errors == []
 
 

@@ -112,8 +112,11 @@ def translate(text: str, table: tuple[tuple[re.Pattern[str], str], ...],
     for pattern, template in table:
         match = pattern.fullmatch(text)
         if match:
-            values = {name: value if value is None else convert.get(name, str)(value)
-                      for name, value in match.groupdict().items()}
+            try:
+                values = {name: value if value is None else convert.get(name, str)(value)
+                          for name, value in match.groupdict().items()}
+            except KeyError:  # a name the conversion does not know: no translation rather than an error
+                return None
             return template.format(**values)
     return None
 

@@ -38,6 +38,10 @@ CONVERT: dict[str, Callable[[str], str]] = {
     "flag": FLAGS_ZH.__getitem__,
     "lacks": lambda text: "，也没有".join(BAICHENG_NEEDS[need] for need in text.split(" and no ")),
     "given": lambda text: "未给出" if text == "not given" else tiles_in_chinese(text),
+    "run": lambda text: tiles_in_chinese(" ".join(re.findall(TILE, text))) if text else "「」",
+    "meld": lambda text: str(int(text) + 1),
+    "shape": {"chow": "吃（同一花色三张相连的牌）", "pung": "碰（三张相同的牌）", "kong": "杠（四张相同的牌）",
+              "whirlwind": "旋风杠（東南西北）"}.__getitem__,
     "what": {"a 金, which is never melded": "金不能用来吃碰杠", "an honour, which is a flower": "字牌在福州算花",
              "a 得": "得不能用来吃碰杠", "a special tile": "特殊牌不能用来吃碰杠"}.__getitem__,
 }
@@ -70,6 +74,10 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
     _row(r"{SEAT}\.concealed holds the flower (?P<tiles>{TILE}); flowers go in 'flowers'",
          "{seat}号位的暗牌中有花牌{tiles}：花牌应放在花牌一栏"),
     _row(r"{SEAT}\.flowers holds (?P<tiles>{TILE}), which is not a flower", "{seat}号位的花牌中有{tiles}，它不是花牌"),
+    # scoring.record: a meld the player built
+    _row(r"{SEAT}\.melds\[(?P<meld>\d+)\]: '(?P<run>(?:{TILE})*)' is not a (?P<shape>chow|pung|kong|whirlwind) \(.*\)",
+         "{seat}号位的第{meld}组副露{run}不成{shape}"),
+    _row(r"{SEAT}\.melds\[(?P<meld>\d+)\]: {RULES} rules have no whirlwind melds", "{rules}麻将没有旋风杠（{seat}号位的第{meld}组副露）"),
     # scoring.wenling
     _row(r"win\.tile (?P<tiles>{TILE}) is a 得: a discarded 得 cannot be won on", "和牌张{tiles}是得：打出的得不能和"),
     _row(r"{SEAT}\.concealed holds the special tile (?P<tiles>{TILE}); specials are laid aside in 'flowers'",

@@ -90,11 +90,11 @@ function keepTable() {
 /** The settings of this tab (kept over a reload), or for a new tab the last ones set on this device: two
  * tabs at two tables keep their own rules and options. */
 function loadSettings() {
-  for (const storage of [sessionStorage, localStorage]) {
+  for (const name of ["sessionStorage", "localStorage"]) {
     try {
-      const settings = JSON.parse(storage.getItem(SETTINGS_KEY));
+      const settings = JSON.parse(window[name].getItem(SETTINGS_KEY));
       if (settings) return settings;
-    } catch {} // no storage in this browser, or not JSON
+    } catch {} // storage blocked in this browser (even reading window.localStorage throws), or not JSON
   }
   return {};
 }
@@ -102,10 +102,10 @@ function loadSettings() {
 function saveSettings() {
   const { lang, rules, seat, streak, options } = state;
   const text = JSON.stringify({ lang, rules, seat, streak, options });
-  for (const storage of [sessionStorage, localStorage]) {
+  for (const name of ["sessionStorage", "localStorage"]) {
     try {
-      storage.setItem(SETTINGS_KEY, text);
-    } catch {} // over the quota, or no storage in this browser
+      window[name].setItem(SETTINGS_KEY, text);
+    } catch {} // over the quota, or storage blocked in this browser
   }
 }
 
@@ -273,6 +273,10 @@ function composeRecord() {
   if (state.photos.some(readStale)) return { needed: regroupError ? t("regroup_failed", { why: regroupError }) : t("regrouping"), retry: !!regroupError };
   const unknown = state.hands.findIndex((h) => groupIds(h).some((gid) => groupTiles(h, gid).some((tile) => !isTile(tile.code))));
   if (unknown >= 0) return { needed: t("problem_facedown", { seat: seatLabel(unknown) }) };
+  for (const [seat, h] of state.hands.entries()) {
+    const short = h.melds.findIndex((m) => m.tiles.length > 0 && m.tiles.length < 3);
+    if (short >= 0) return { needed: t("meld_unfinished", { seat: seatLabel(seat), n: short + 1, k: h.melds[short].tiles.length }) };
+  }
   if (state.winner !== null && !state.hands[state.winner].win) return { needed: t("problem_no_win", { seat: seatLabel(state.winner) }) };
   const missing = missingFacts();
   if (missing.length) return { needed: t("score_needs", { facts: missing.map(factName).join(t("list_sep")) }) };
@@ -1293,7 +1297,10 @@ function setUpTableCamera() {
   $("table-camera").hidden = false;
   const live = $("live");
   let ended = false;
-  let lastCapture = JSON.parse(sessionStorage.getItem(CAPTURE_KEY)); // read before a reload: its hand is restored
+  let lastCapture = null; // read before a reload: its hand is restored
+  try {
+    lastCapture = JSON.parse(window.sessionStorage.getItem(CAPTURE_KEY));
+  } catch {} // storage blocked in this browser
   const nextFrame = () => {
     if (!ended) setTimeout(() => (live.src = `/api/camera/frame.jpg?t=${Date.now()}`), 200);
   };
@@ -1303,7 +1310,9 @@ function setUpTableCamera() {
   nextFrame();
   const readCapture = (id) => {
     lastCapture = id;
-    sessionStorage.setItem(CAPTURE_KEY, JSON.stringify(id));
+    try {
+      window.sessionStorage.setItem(CAPTURE_KEY, JSON.stringify(id));
+    } catch {} // storage blocked: a reload reads the capture again
     requestReading(state.seat, `/api/camera/captures/${id}.jpg`, `/api/camera/captures/${id}/detect`, new FormData());
   };
   const poll = async () => {
