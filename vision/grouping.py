@@ -1194,10 +1194,10 @@ def _lone_turned(layout: Layout, detections: Detections) -> np.ndarray:
     with no tile on them: such a group is no claimed meld nor part of one, so its tiles may be the concealed
     part's, misflagged (the flags are cleared only when that makes the hand legal)."""
     lone = np.zeros(len(detections), bool)
-    for g in (g for row in layout.rows for g in row):
+    for g in (g for row in layout.rows for g in row if len(g) <= 2 and detections.sideways[list(g)].any()):
         codes = [detections.tiles[i] for i in g]
         part = len(g) == 2 and any(_is_meld_shape(codes + [code]) for code in TILE_INDEX if code not in FLOWERS)
-        if len(g) <= 2 and not part and not any(i in layout.stacked or i in layout.stacked.values() for i in g):
+        if not part and not any(i in layout.stacked or i in layout.stacked.values() for i in g):
             lone[list(g)] = detections.sideways[list(g)]
     return lone
 
