@@ -79,6 +79,12 @@ def open_page(browser, url: str, rules: str) -> Page:
     return page
 
 
+def keep_settings(page: Page, settings: dict) -> None:
+    """Settings as a page keeps them: for its tab (sessionStorage) and for the next tab (localStorage)."""
+    page.evaluate("(s) => { localStorage.setItem('mjcam.settings', s); sessionStorage.setItem('mjcam.settings', s); }",
+                  json.dumps(settings))
+
+
 # -- labels ------------------------------------------------------------------------------------------
 
 def tile_codes() -> dict[int, str]:
@@ -435,7 +441,7 @@ def test_an_invalid_option_is_refused_at_its_field_and_never_blocks_a_photo(brow
 
     # a bad value kept by an older page: dropped on load, named at its field, the options box open
     settings["options"]["wenling"]["flower_groups"] = ["1234f"]
-    page.evaluate("(s) => localStorage.setItem('mjcam.settings', s)", json.dumps(settings))
+    keep_settings(page, settings)
     page.reload()
     page.wait_for_selector("body[data-ready=true]")
     expect(page.locator("#options-box")).to_have_attribute("open", "")
@@ -797,7 +803,7 @@ def test_an_integer_option_out_of_range_is_refused_at_its_field(browser, server)
     page.route("**/api/regions", lambda route: route.fulfill(json=regions))
     settings = json.loads(page.evaluate("localStorage.getItem('mjcam.settings')"))
     settings["options"].setdefault("daishan", {})["di"] = 1e23  # kept by an older page: dropped on load, named at its field
-    page.evaluate("(s) => localStorage.setItem('mjcam.settings', s)", json.dumps(settings))
+    keep_settings(page, settings)
     page.reload()
     page.wait_for_selector("body[data-ready=true]")
     expect(page.locator("#option-di-problem")).to_contain_text("from 1 to 9,007,199,254,740,991")
