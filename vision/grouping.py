@@ -853,9 +853,10 @@ def _mend_fragments(rows: list[tuple[tuple[int, ...], ...]], tiles: tuple[str, .
     """Join fragments of a meld that the rows broke apart: two groups of at most four tiles in all whose
     nearest tiles are within 1.3 tile sizes (MEND_REACH when they follow one another in a row and a box
     showing another face was left out between them or one is marked as a meld) and which together make a
-    pung, chow or kong become one group, in the first one's row. A lone tile continuing the line of a plain group before it in its row
-    (a winning tile) joins only that group. Of four tiles with one face, one lying off the line of the
-    other three is stacked on its nearest neighbour along the line (an added kong)."""
+    pung, chow or kong become one group, in the first one's row. A lone tile continuing the line of a plain
+    group before it in its row (a winning tile) joins only that group. Of four tiles with one face, one
+    lying off the line of the other three is stacked on its nearest neighbour along the line (an added
+    kong)."""
     points, scale = layout.points, layout.scale
     stacked = dict(layout.stacked)
     rows = [list(row) for row in rows]
@@ -1103,8 +1104,8 @@ def read_detections(detections: Detections, region: str, *, seat: int = 0, indic
     """The layout and reading of the detections (but ``left_out``), trying each likely up direction of the
     hand (only ``up`` when given) and keeping the reading that holds the most tiles facing that way (a face
     alike turned by 180°, `HALF_TURN_ALIKE`, faces both ways, but not a quarter turn), then finds a winning
-    tile set apart, then has
-    the fewest problems. ``part``: claimed melds laid touching are parted (`_parted`)."""
+    tile set apart, then has the fewest problems. ``part``: claimed melds laid touching are parted
+    (`_parted`)."""
     best: tuple[tuple[int, int, int], Layout, HandReading] | None = None
     for direction in up_candidates(detections) if up is None else [up]:
         layout = find_layout(detections, direction, left_out)
@@ -1226,11 +1227,10 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
     the indicator tile when known; ``frame`` the photo's (width, height), to leave out slivers of tiles its
     edge cuts off (`edge_slivers`). When the hand is not legal as read, the backs no concealed
     kong explains (`_odd_backs`, in the rows of each likely up direction of the hand), a likely double box
-    (`_likely_doubles`), a group that reads as no meld (`_misfits`) or a concealed kong of four backs
+    (`_likely_doubles`), a group that reads as no meld (`_misfits`), a concealed kong of four backs
     (`_walls`), a meld too many (`_extra_melds`) or a tile between claimed melds laid touching
-    (`_joining_strays`) is left out, claimed melds
-    laid touching are parted (`_parted`), or the flags of tiles alone in their group cleared
-    (`_lone_turned`), if that makes it legal;
+    (`_joining_strays`) is left out, claimed melds laid touching are parted (`_parted`), or the flags of
+    tiles alone in their group cleared (`_lone_turned`), if that makes it legal;
     a group that reads as no meld and runs out of the photo is left out in any case (a meld is laid whole).
     At most MAX_TRIALS such readings are tried (a photo of scattered tiles offers many).
     ValueError for an unknown region or seat.
