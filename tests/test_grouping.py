@@ -258,7 +258,8 @@ def test_missing_tile_is_reported_with_what_would_complete_the_hand() -> None:
     hand = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s", "5z")), PUNG), "daishan")
     assert hand.concealed == "123m456p789s5z"
     assert any("a tile may be missing (5z would complete it)" in p for p in hand.problems)
-    assert hand.suggestions == ()
+    assert [(s.added, s.changes, s.hand["concealed"], s.probability) for s in hand.suggestions] == [
+        (("5z",), (), "123m456p789s55z", 1.0)]  # one tap adds it
 
 
 def test_extra_false_tile_is_suggested_for_dropping_not_dropped() -> None:

@@ -727,6 +727,32 @@ def test_changing_the_rules_keeps_the_players_melds(browser, server):
     assert page.errors == []
 
 
+def test_a_tile_the_photo_did_not_show_is_added_with_one_tap_and_undone(browser, server):
+    page = open_page(browser, server, "daishan")
+    photo = next(VALID_IMAGES.glob("370263729_*.jpg"))
+    answer = page.request.post(server + "api/detect", multipart={
+        "image": {"name": photo.name, "mimeType": "image/jpeg", "buffer": photo.read_bytes()}, "rules": "daishan"}).json()
+    assert answer["hand"]["problems"] == [] and answer["hand"]["concealed"] == "123555667788m55z"
+    hidden = next(g for g in answer["hand"]["groups"] if g["kind"] == "concealed")["tiles"][-1]  # a 5z
+    tiles = [tile for i, tile in enumerate(answer["tiles"]) if i != hidden]
+    short = page.request.post(server + "api/group", data={
+        "rules": "daishan", "width": answer["width"], "height": answer["height"], "tiles": tiles}).json()
+    assert [s["added"] for s in short["suggestions"]] == [["5z"]]
+    page.route("**/api/detect", lambda route: route.fulfill(json={**short, "width": answer["width"],
+                                                                  "height": answer["height"], "tiles": tiles}))
+    page.set_input_files("#photo-file", str(photo))
+    suggestion = page.locator("#suggestion-list li")
+    expect(suggestion).to_have_count(1)
+    expect(suggestion).to_contain_text("add White (not found in the photo) (100%)")
+    before = sorted(hand_codes(page, "concealed") + hand_codes(page, "win"))
+    suggestion.locator("button").click()
+    assert sorted(hand_codes(page, "concealed") + hand_codes(page, "win")) == sorted(before + ["5z"])
+    expect(page.locator("#suggestions")).to_be_hidden()
+    page.locator("#undo").click()
+    assert sorted(hand_codes(page, "concealed") + hand_codes(page, "win")) == before
+    assert page.errors == []
+
+
 def test_a_meld_being_built_asks_for_its_tiles_instead_of_a_refusal(browser, server):
     page = open_page(browser, server, "daishan")
     upload(page, "370280965")

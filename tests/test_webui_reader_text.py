@@ -69,6 +69,8 @@ CASES = {
                                  "手牌共 11 张（副露按三张算），岱山麻将未和牌的一家应有 13 张"),
     "a tile missing": (lambda: _read(laid((0, row("1m 2m 3m 4p 5p 6p 5z 5z 4m", "5m")), PUNG), "daishan"),
                        "手牌共 13 张（副露按三张算），岱山麻将和牌应有 14 张：可能少了一张（补上「三萬」或「六萬」就能和牌）"),
+    "a tile to add": (lambda: _read(laid((0, row("1m 2m 3m 4p 5p 6p 5z 5z 4m", "5m")), PUNG), "daishan"),
+                      "少了一张：补上「三萬」"),
     "no winning hand, a tile to change": (
         lambda: _read(laid((0, row("1m 2m 3m 4p 6p 6p 7s 8s 9s 5z", "5z")), PUNG, reads={4: (0.55, (("5p", 0.4),))}),
                       "daishan"),
@@ -136,7 +138,7 @@ def _sentences(function) -> list[str]:
 
 @pytest.mark.parametrize("function, count", [
     (grouping.read_layout, 1), (grouping._read_meld, 5), (consistency.check_hand, 7),
-    (consistency._size_problem, 3), (consistency._describe, 2)])
+    (consistency._size_problem, 3), (consistency._describe, 2), (consistency._missing, 1)])
 def test_no_sentence_of_the_reader_is_left_out_of_these_cases(function, count):
     """A sentence added to (or dropped from) the functions that write problems and suggestions: give it its
     Chinese in webui/reader_text.py and a case in CASES that makes the reader say it, then count it here."""

@@ -3,7 +3,7 @@
 A reading is checked against the region's tile set (what stands in a hand, what is laid aside), at most
 four of a kind (one of each flower), the hand size and the winning shape (`scoring.is_winning_hand`). When
 it fails, `suggest` searches corrections: one or two doubtful tiles replaced by their alternatives, or one
-likely false tile dropped. A correction's weight is the product, over the tiles it changes, of the
+likely false tile dropped, or, for a winning hand one tile short, each tile that completes it added. A correction's weight is the product, over the tiles it changes, of the
 alternative's probability over the read tile's (a drop: the chance the detection is no tile over its read
 probability); the legal corrections' weights are normalised to probabilities. Nothing is applied: the
 suggestions go to the player.
@@ -72,12 +72,19 @@ def _size_problem(reading: HandReading, size: int, want: int, indicator: str | N
     """The hand-size problem, naming the tiles that would complete a hand one tile short."""
     kind = "a winning" if reading.winner else "a non-winner's"
     text = f"the hand holds {size} tiles (a meld counts three), {kind} {scoring.REGIONS[reading.region].name} hand {want}"
-    if size == want - 1 and reading.win_tile:
-        completing = [t for t in PLAYING_TILES if _wins(replace(reading, concealed=format_tiles(
-            parse_tiles(reading.concealed) + [t])), indicator, options, seat)]
-        if completing:
-            text += f": a tile may be missing ({' or '.join(completing)} would complete it)"
+    completing = _completing(reading, indicator, options, seat) if size == want - 1 else []
+    if completing:
+        text += f": a tile may be missing ({' or '.join(completing)} would complete it)"
     return text
+
+
+def _completing(reading: HandReading, indicator: str | None, options: dict[str, Any] | None,
+                seat: int) -> list[str]:
+    """The tiles that, added to the concealed part of a winning hand one tile short, make it a winning hand."""
+    if not reading.winner or not reading.win_tile:
+        return []
+    return [t for t in PLAYING_TILES if _wins(replace(reading, concealed=format_tiles(
+        parse_tiles(reading.concealed) + [t])), indicator, options, seat)]
 
 
 def _wins(reading: HandReading, indicator: str | None, options: dict[str, Any] | None, seat: int) -> bool:
@@ -112,7 +119,8 @@ def suggest(detections: Detections, layout: Layout, reading: HandReading, *, sea
             limit: int = 3) -> tuple[Suggestion, ...]:
     """The likeliest corrections that make an illegal reading legal, with their probabilities.
 
-    Tried, when the hand holds as many tiles as a winning hand or one more: each alternative of each tile of
+    A winning hand one tile short is completed by each tile that makes it a winning hand (`_missing`). Tried,
+    when the hand holds as many tiles as a winning hand or one more: each alternative of each tile of
     the hand, pairs of the DOUBTFUL likeliest of those, and, when it holds one too many or a tile fits no
     group, dropping each tile; corrections weighing less than MIN_WEIGHT of the reading as it is are not
     tried. Corrections that make the same hand (dropping any one of three alike tiles) are one suggestion,
@@ -120,6 +128,8 @@ def suggest(detections: Detections, layout: Layout, reading: HandReading, *, sea
     """
     size = len(parse_tiles(reading.concealed)) + 3 * len(reading.melds)
     want = scoring.REGIONS[reading.region].hand_size + reading.winner
+    if size == want - 1:
+        return _missing(reading, seat=seat, indicator=indicator, options=options, limit=limit)
     if size not in (want, want + 1):
         return ()
     held = [i for g in reading.groups for i in g.tiles]
@@ -161,6 +171,18 @@ def suggest(detections: Detections, layout: Layout, reading: HandReading, *, sea
         Suggestion(changes, weight / total, _describe(changes, tiles), trial.player, trial.win_tile)
         for weight, changes, trial in list(alike.values())[:limit]
     )
+
+
+def _missing(reading: HandReading, *, seat: int, indicator: str | None, options: dict[str, Any] | None,
+             limit: int) -> tuple[Suggestion, ...]:
+    """For a winning hand one tile short (a tile the photo did not show): each tile that completes it, added
+    to the concealed part, as alike in probability."""
+    completing = _completing(reading, indicator, options, seat)
+    return tuple(
+        Suggestion((), 1 / len(completing), f"a tile is missing: {tile}",
+                   {**reading.player, "concealed": format_tiles(parse_tiles(reading.concealed) + [tile])},
+                   reading.win_tile, (tile,))
+        for tile in completing[:limit])
 
 
 def _apply(detections: Detections, layout: Layout,

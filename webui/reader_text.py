@@ -99,6 +99,8 @@ TABLE: tuple[tuple[re.Pattern[str], str], ...] = (
     _row(r"the hand holds (?P<k>\d+) tiles \(a meld counts three\), a non-winner's (?P<region>{REGION}) hand (?P<want>\d+)",
          "手牌共 {k} 张（副露按三张算），{region}麻将未和牌的一家应有 {want} 张"),
     _row(r"these tiles are no winning (?P<region>{REGION}) hand", "这些牌不成{region}麻将的和牌"),
+    # vision.consistency._missing (a suggestion's text)
+    _row(r"a tile is missing: (?P<tiles>{TILE})", "少了一张：补上{tiles}"),
     # vision.consistency._describe (a suggestion's text)
     _row(rf"(?P<changes>{CHANGE}(?:, {CHANGE})*)", "{changes}"),
 )

@@ -632,27 +632,32 @@ function problemItem(text, zh) {
 }
 
 /** A suggestion in the page's language, from its changes, each tile named with its place in the photo:
- * "三筒 (row 1, tile 4 from the left) → 五筒, remove 八萬 (…)". */
+ * "三筒 (row 1, tile 4 from the left) → 五筒, remove 八萬 (…)", and the tiles it adds: "add 三萬". */
 function suggestionText(s) {
   const photo = state.photos[state.seat];
   const rows = readingRows(photo.tiles);
-  return s.changes
-    .map((c) => {
-      const row = rows.findIndex((r) => r.includes(c.index));
-      const place = t(rows.length > 1 ? "box_in_row" : "box_place", { row: row + 1, n: rows[row].indexOf(c.index) + 1 });
-      const from = `${tileName(photo.codes[c.index] ?? photo.tiles[c.index].tile, state.lang)}${place}`;
-      return c.tile ? `${from} → ${tileName(c.tile, state.lang)}` : t("drop_tile", { tile: from });
-    })
-    .join(t("list_sep"));
+  const changed = s.changes.map((c) => {
+    const row = rows.findIndex((r) => r.includes(c.index));
+    const place = t(rows.length > 1 ? "box_in_row" : "box_place", { row: row + 1, n: rows[row].indexOf(c.index) + 1 });
+    const from = `${tileName(photo.codes[c.index] ?? photo.tiles[c.index].tile, state.lang)}${place}`;
+    return c.tile ? `${from} → ${tileName(c.tile, state.lang)}` : t("drop_tile", { tile: from });
+  });
+  const added = (s.added || []).map((code) => t("add_tile", { tile: tileName(code, state.lang) }));
+  return [...changed, ...added].join(t("list_sep"));
 }
 
-/** Take the reader's corrected hand: the changed detections read as suggested, dropped ones left out. The hand
- * it replaces can be brought back (Undo). */
+/** Take the reader's corrected hand: the changed detections read as suggested, dropped ones left out, added
+ * tiles in the concealed part. The hand it replaces can be brought back (Undo). */
 function acceptSuggestion(s) {
   const before = snapshot();
   const photo = state.photos[state.seat];
   for (const change of s.changes) photo.codes[change.index] = change.tile;
-  state.hands[state.seat] = handFromReading({ ...s.hand, win_tile: s.win_tile, groups: photo.groups }, photo.codes);
+  const h = handFromReading({ ...s.hand, win_tile: s.win_tile, groups: photo.groups }, photo.codes);
+  for (const code of s.added || []) { // a tile the photo did not show: the player's own, kept when the photo is read again
+    const tile = h.concealed.find((tile) => tile.det === null && tile.code === code && !tile.placed);
+    if (tile) tile.placed = true;
+  }
+  state.hands[state.seat] = h;
   clearReaderNotes(photo);
   claimWinner(state.seat);
   offerUndo(before, t("suggestion_taken"));
