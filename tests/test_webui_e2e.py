@@ -750,6 +750,9 @@ def test_a_tile_the_photo_did_not_show_is_added_with_one_tap_and_undone(browser,
     expect(page.locator("#suggestions")).to_be_hidden()
     page.locator("#undo").click()
     assert sorted(hand_codes(page, "concealed") + hand_codes(page, "win")) == before
+    page.locator("#suggestion-list li button").click()
+    switch_rules(page, "baicheng")  # read again for other rules: the added tile is the player's, and stays
+    assert sorted(hand_codes(page, "concealed") + hand_codes(page, "win")) == sorted(before + ["5z"])
     assert page.errors == []
 
 

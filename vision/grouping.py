@@ -169,18 +169,21 @@ class Need:
 @dataclass(frozen=True)
 class Suggestion:
     """A correction that makes the hand legal: ``changes`` maps detection index to its new tile (None: the
-    detection is dropped as a false tile); ``probability`` is its share among the legal corrections
-    considered; ``hand`` the corrected player's part and ``win_tile``."""
+    detection is dropped as a false tile); ``added`` the tiles the photo did not show that complete the
+    concealed part; ``probability`` is its share among the legal corrections considered; ``hand`` the
+    corrected player's part and ``win_tile``."""
 
     changes: tuple[tuple[int, str | None], ...]
     probability: float
     text: str
     hand: dict[str, Any]
     win_tile: str | None
+    added: tuple[str, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {
             "changes": [{"index": i, "tile": t} for i, t in self.changes],
+            "added": list(self.added),
             "probability": round(self.probability, 4),
             "text": self.text,
             "hand": self.hand,
