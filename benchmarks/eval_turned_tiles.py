@@ -1,0 +1,69 @@
+"""Real tile faces turned a quarter: would a claimed tile of a real tile set be flagged sideways?
+
+    python benchmarks/eval_turned_tiles.py [--split valid]
+
+The real photos hold no claimed (sideways) tiles, so the sideways flag is measured on synthetic scenes
+(`benchmarks/eval_detector.py`). This measures the classifier's face direction on real faces instead: each
+labelled tile of the split's photos (those whose labelled boxes are less than three times as long one way
+as the other: the pictures the dataset did not stretch out of shape) is classified from its label box as
+the photo is, and again with the photo turned by 90° clockwise. Printed: the share of tiles whose face
+axis turns by a quarter (within 45°), and the share that would be flagged sideways (`sideways_flags`: more
+than 45° from the dominant axis of the photo's faces as they are) if that one tile lay turned among the
+others, and the share named right both times. Faces alike turned by 90° (1p, 4p, 5p, the blank White) cannot
+show it.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from datasets.real import load_split  # noqa: E402
+from vision.detections import CLASS_NAMES  # noqa: E402
+from vision.detector import TileDetector  # noqa: E402
+from vision.images import read_photo  # noqa: E402
+from vision.metrics import to_pixel_boxes  # noqa: E402
+
+
+def axis_degrees(up: np.ndarray) -> np.ndarray:
+    return np.degrees(np.arctan2(up[:, 1], up[:, 0]))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--split", default="valid")
+    args = parser.parse_args()
+    detector = TileDetector()
+    tiles = turned = flagged = named = 0
+    for photo in load_split(args.split):
+        image = read_photo(photo.image).image
+        height, width = image.shape[:2]
+        boxes = to_pixel_boxes(photo.boxes, width, height).astype(np.float32)
+        if not len(boxes):
+            continue
+        sides = np.stack([boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]], 1)
+        sound = sides.max(1) < 3 * np.maximum(sides.min(1), 1)
+        probs, up = detector.classify(image, boxes)
+        quarter = np.stack([height - boxes[:, 3], boxes[:, 0], height - boxes[:, 1], boxes[:, 2]], 1)
+        probs_turned, up_turned = detector.classify(cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE), quarter)
+        as_is, after = axis_degrees(up)[sound], axis_degrees(up_turned)[sound]
+        turned += int((np.abs((after - as_is - 90 + 90) % 180 - 90) < 45).sum())
+        doubled = np.radians(as_is) * 2
+        dominant = np.arctan2(np.sin(doubled).sum(), np.cos(doubled).sum())
+        flagged += int((np.cos(np.radians(after) * 2 - dominant) < 0).sum())
+        truth = np.array(photo.tiles)[sound]
+        named += int(((np.array(CLASS_NAMES)[probs.argmax(1)][sound] == truth)
+                      & (np.array(CLASS_NAMES)[probs_turned.argmax(1)][sound] == truth)).sum())
+        tiles += int(sound.sum())
+    print(f"{args.split}: {tiles} labelled tiles; face axis turns by a quarter: {turned / tiles:.4f}; "
+          f"would be flagged sideways among the photo's other tiles: {flagged / tiles:.4f}; "
+          f"named right both ways: {named / tiles:.4f}")
+
+
+if __name__ == "__main__":
+    main()
