@@ -445,9 +445,10 @@ def test_faces_alike_turned_by_half_do_not_turn_the_hand() -> None:
     assert (read.concealed, read.win_tile) == ("789m222444888p44s", "9m")
 
 
-def test_pung_of_faces_alike_turned_by_a_quarter_takes_its_claimed_tile_from_the_shape() -> None:
-    misflagged = _with(laid(DAISHAN, (1, row("4p 4p 4p*"))), sideways={11: True, 13: False})
-    assert group_hand(misflagged, "daishan").melds == ({"type": "pung", "tiles": "444p", "from": 1},)
+@pytest.mark.parametrize("face", ["4p", "6z"])
+def test_pung_of_faces_whose_quarter_turn_cannot_be_read_takes_its_claimed_tile_from_the_shape(face: str) -> None:
+    misflagged = _with(laid(DAISHAN, (1, row(f"{face} {face} {face}*"))), sideways={11: True, 13: False})
+    assert group_hand(misflagged, "daishan").melds == ({"type": "pung", "tiles": f"{face[0] * 3}{face[1]}", "from": 1},)
 
 
 def test_flower_read_twice_is_a_double_left_out() -> None:

@@ -95,8 +95,11 @@ MELD_SLANT = 25.0
 player's tiles or the wall."""
 HALF_TURN_ALIKE = frozenset("1p 2p 3p 4p 5p 8p 9p 2s 4s 5s 6s 8s 9s 5z".split())
 """Faces that look the same turned by 180°: which way up they lie says nothing of the hand's up."""
-QUARTER_TURN_ALIKE = frozenset("1p 4p 5p".split())
-"""Faces that look the same turned by 90°: their sideways flags say nothing (`_turned_tile`)."""
+QUARTER_TURN_ALIKE = frozenset("1p 4p 5p 5z 6z".split())
+"""Faces whose quarter turn the classifier cannot tell, so their sideways flags say nothing (`_turned_tile`):
+those that look the same turned by 90° (1p, 4p, 5p, a blank White) and the Green dragon, whose read
+direction on real faces turned a quarter stays put for 64 of 178 tiles (`benchmarks/eval_turned_tiles.py`;
+White dragons 55 of 271, every other face at most 3)."""
 CLEAR_SHAPE = 0.1
 """A tile whose box is longer along the row for its height than any other of its meld's by this much (log
 ratio) surely lies sideways."""
@@ -733,8 +736,8 @@ def _turned_tile(base: tuple[int, ...], tiles: tuple[str, ...], sideways: np.nda
                  added: tuple[int, int] | None = None) -> np.ndarray:
     """The sideways flags with one claimed tile in a meld that must have one and shows none or several (a
     flag missed or misread): of those flagged, or of all when none is for a chow or pung, the one whose box
-    is longest along the row for its height. In a pung of faces alike turned by 90° (`QUARTER_TURN_ALIKE`)
-    a flag says nothing, and a clear shape (CLEAR_SHAPE) overrides it. With no flag and no clear shape, a
+    is longest along the row for its height. In a pung of faces whose quarter turn cannot be read
+    (`QUARTER_TURN_ALIKE`) a flag says nothing, and a clear shape (CLEAR_SHAPE) overrides it. With no flag and no clear shape, a
     face that alone clearly leans (LEAN_CLEAR) is the claimed tile; a kong of four face-up tiles has one
     only then (else its source is asked for). ``added``: an added kong's fourth tile and the tile it
     was found lying on. It is laid like the tile under it, on the claimed tile or, upright, on the middle
