@@ -64,8 +64,16 @@ CONVERT: dict[str, Callable[[str], str]] = {
 they are."""
 
 
+def pattern_row(pattern: str, template: str, fields: dict[str, str]) -> tuple[re.Pattern[str], str]:
+    """A row of a translation table: ``pattern`` with each ``{NAME}`` of ``fields`` put in, compiled, and its
+    Chinese ``template``."""
+    for name, value in fields.items():
+        pattern = pattern.replace("{" + name + "}", value)
+    return re.compile(pattern), template
+
+
 def _row(pattern: str, template: str) -> tuple[re.Pattern[str], str]:
-    return re.compile(pattern.replace("{TILES}", TILES).replace("{TILE}", TILE).replace("{REGION}", REGION)), template
+    return pattern_row(pattern, template, {"TILES": TILES, "TILE": TILE, "REGION": REGION})
 
 
 TABLE: tuple[tuple[re.Pattern[str], str], ...] = (

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 
 from scoring import REGIONS
-from webui.reader_text import TILE, tiles_in_chinese, translate
+from webui.reader_text import TILE, pattern_row, tiles_in_chinese, translate
 
 FLAGS_ZH = {
     "kong_replacement": "杠上开花", "last_tile": "海底", "heaven": "天和", "earth": "地胡", "rob_gold": "抢金",
@@ -54,9 +54,7 @@ FLAG = r"flag (?P<flag>\w+)(?: \(\w+\))?"
 
 
 def _row(pattern: str, template: str) -> tuple[re.Pattern[str], str]:
-    for name, value in (("{SEAT}", SEAT), ("{RULES}", RULES), ("{FLAG}", FLAG), ("{TILE}", TILE)):
-        pattern = pattern.replace(name, value)
-    return re.compile(pattern), template
+    return pattern_row(pattern, template, {"SEAT": SEAT, "RULES": RULES, "FLAG": FLAG, "TILE": TILE})
 
 
 REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
