@@ -56,7 +56,7 @@ def check_hand(reading: HandReading, *, indicator: str | None = None, options: d
             problems.append(f"{n} × {tile}: a set has {'one' if tile.endswith('f') else 'four'}")
     if reading.win_tile is None and reading.winner:
         problems.append("no tile is set apart as the winning tile")
-    size = len(parse_tiles(reading.concealed)) + 3 * len(reading.melds)
+    size = reading.size
     want = info.hand_size + reading.winner
     if first and (problems or size != want):
         return tuple(problems[:1]) or ("wrong hand size",)
@@ -126,7 +126,7 @@ def suggest(detections: Detections, layout: Layout, reading: HandReading, *, sea
     tried. Corrections that make the same hand (dropping any one of three alike tiles) are one suggestion,
     the likeliest of them with their probabilities summed.
     """
-    size = len(parse_tiles(reading.concealed)) + 3 * len(reading.melds)
+    size = reading.size
     want = scoring.REGIONS[reading.region].hand_size + reading.winner
     if size == want - 1:
         return _missing(reading, seat=seat, indicator=indicator, options=options, limit=limit)

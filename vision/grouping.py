@@ -222,6 +222,11 @@ class HandReading:
     winner: bool = True
 
     @property
+    def size(self) -> int:
+        """The tiles the hand holds as a hand's size counts them: the concealed ones and three per meld."""
+        return len(parse_tiles(self.concealed)) + 3 * len(self.melds)
+
+    @property
     def player(self) -> dict[str, Any]:
         """The player's part of a table record."""
         return {"concealed": self.concealed, "melds": [dict(m) for m in self.melds], "flowers": self.flowers}
@@ -1181,9 +1186,8 @@ def _extra_melds(reading: HandReading, layout: Layout) -> list[set[int]]:
     """The tiles of the meld too many of a hand that holds one (another player's meld taken in): the one
     farthest from the concealed part, when it lies at least EXTRA_MARGIN tile sizes farther than any other
     (left out only when that makes the hand legal; with no clear one, nothing is guessed)."""
-    size = len(parse_tiles(reading.concealed)) + 3 * len(reading.melds)
     concealed = [i for g in reading.groups if g.kind in ("concealed", "winning") for i in g.tiles]
-    if size != REGIONS[reading.region].hand_size + reading.winner + 3 or not concealed:
+    if reading.size != REGIONS[reading.region].hand_size + reading.winner + 3 or not concealed:
         return []
 
     def distance(group: Group) -> float:
