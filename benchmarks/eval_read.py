@@ -14,7 +14,8 @@
    exactly the labelled row's tiles; first from the labels themselves (faces taken as upright: the photos
    are), to separate the reader's errors from the model's, then from the bundled model. Failures say why:
    row tiles the detector missed or misnamed, tiles it found right but the reader left out, and tiles
-   read that are not in the row.
+   read that are not in the row. Then both again against the labels with the errors found by eye mended
+   (`datasets/valid_label_fixes.tsv`: some photos show other tiles than their labels say).
 """
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 
 from datasets.read_eval import compare, eval_region, eval_seeds, scene_detections  # noqa: E402
-from datasets.real import load_split  # noqa: E402
+from datasets.real import VALID_LABEL_FIXES, load_split  # noqa: E402
 from datasets.synth import generate_scene  # noqa: E402
 from vision.grouping import group_hand  # noqa: E402
 from vision.metrics import box_iou, match_pairs, to_pixel_boxes  # noqa: E402
@@ -91,13 +92,14 @@ def synthetic(count: int, detector) -> None:
     print("\n".join(failures))
 
 
-def real(detector) -> None:
-    """The real-photo figure; with ``detector`` None, from the labels (boxes and tiles, faces taken as upright)."""
+def real(detector, fixes: Path | None = None) -> None:
+    """The real-photo figure; with ``detector`` None, from the labels (boxes and tiles, faces taken as upright);
+    against the labels with the label errors of ``fixes`` mended when given."""
     from vision.detections import Detections
     from vision.images import read_photo
 
     chosen, right, failures = 0, 0, []
-    for photo in load_split("valid"):
+    for photo in load_split("valid", fixes=fixes):
         row = hand_row(photo.boxes)
         if not 14 <= len(row) <= 18 or len(row) < 0.9 * len(photo.tiles):
             continue
@@ -121,6 +123,7 @@ def real(detector) -> None:
         why = wrong + [f"left out {t}" for t in left_out] + [f"extra {t}" for t in extra]
         failures.append(f"  {photo.source}: {len(truth_tiles)} tiles; " + ", ".join(why))
     source = "labels" if detector is None else f"bundled model {detector.model_info['version']}"
+    source += f", label errors of {fixes.name} mended" if fixes else ""
     print(f"real `valid` photos with a complete hand in a row: {chosen}; read with every tile right from the "
           f"{source}: {right} ({100 * right / max(1, chosen):.1f} %)")
     print("\n".join(failures))
@@ -139,6 +142,7 @@ def main() -> None:
         synthetic(args.count, None)
     if not args.no_real:
         real(None)
+        real(None, VALID_LABEL_FIXES)
     if args.no_model:
         return
     from vision.detector import TileDetector
@@ -148,6 +152,7 @@ def main() -> None:
         synthetic(args.count, detector)
     if not args.no_real:
         real(detector)
+        real(detector, VALID_LABEL_FIXES)
 
 
 if __name__ == "__main__":

@@ -10,10 +10,12 @@ from pathlib import Path
 
 import numpy as np
 
-from vision.metrics import read_yolo_labels
+from vision.metrics import mend_labels, read_label_fixes, read_yolo_labels
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 REAL_DATA = SHARED / "data" / "chinese-mahjong-detection"
+VALID_LABEL_FIXES = Path(__file__).with_name("valid_label_fixes.tsv")
+"""The `valid` labels found wrong by eye (the photo shows another tile, or a tile is labelled twice)."""
 
 
 @dataclass(frozen=True)
@@ -36,12 +38,16 @@ def dataset_tile_codes(root: Path = REAL_DATA) -> list[str]:
     return [row.split("\t")[2] for row in rows if row.strip()]
 
 
-def load_split(split: str, root: Path = REAL_DATA) -> list[LabelledPhoto]:
-    """Every labelled photo of ``train`` or ``valid``, sorted by file name."""
+def load_split(split: str, root: Path = REAL_DATA, fixes: Path | None = None) -> list[LabelledPhoto]:
+    """Every labelled photo of ``train`` or ``valid``, sorted by file name; with the label errors of the
+    ``fixes`` file mended when one is given (`read_label_fixes`)."""
     codes = dataset_tile_codes(root)
+    mended = read_label_fixes(fixes) if fixes else {}
     photos = []
     for image in sorted((root / split / "images").iterdir()):
         label = root / split / "labels" / (image.stem + ".txt")
         boxes, tiles = read_yolo_labels(label, codes) if label.exists() else (np.zeros((0, 4), np.float32), [])
+        if image.name in mended:
+            boxes, tiles = mend_labels(boxes, tiles, mended[image.name])
         photos.append(LabelledPhoto(image, boxes, tuple(tiles)))
     return photos

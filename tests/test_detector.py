@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from datasets.real import REAL_DATA, dataset_tile_codes, load_split
+from datasets.real import REAL_DATA, VALID_LABEL_FIXES, dataset_tile_codes, load_split
 from vision.detections import BACK, CLASS_NAMES
 from vision.detector import CLASSIFIER_MODEL, DETECTOR_MODEL, DetectorSettings, TileDetector, sideways_flags
 from vision.images import read_photo
@@ -153,3 +153,41 @@ def test_eval_command_on_a_yolo_folder(tmp_path):
     assert 0.5 < summary["mAP50"] <= 1 and 0.5 < summary["tile_accuracy"] <= 1
     missing = subprocess.run([*MJCAM, "eval", str(tmp_path / "nowhere")], capture_output=True, text=True)
     assert missing.returncode == 2 and "expected a folder with images/ and labels/" in missing.stderr
+
+
+def test_eval_with_label_fixes_scores_against_what_the_photos_show(tmp_path):
+    """hand_003 is labelled 1s 2s 3s where it shows 1p 2p 3p, as the model reads it: with the label fixes
+    of `valid` those three tiles count as right (and a malformed fixes file is one line of error)."""
+    (tmp_path / "images").mkdir()
+    (tmp_path / "labels").mkdir()
+    photo = next(p for p in HAND_PHOTOS if p.source.startswith("hand_003"))
+    os.symlink(photo.image, tmp_path / "images" / photo.image.name)
+    os.symlink(REAL_DATA / "valid" / "labels" / (photo.image.stem + ".txt"), tmp_path / "labels" / (photo.image.stem + ".txt"))
+    (tmp_path / "classes.txt").write_text("\n".join(dataset_tile_codes()) + "\n")
+    runs = {}
+    for name, extra in (("as labelled", []), ("mended", ["--label-fixes", str(VALID_LABEL_FIXES)])):
+        result = subprocess.run([*MJCAM, "eval", str(tmp_path), "--json", *extra], capture_output=True, text=True,
+                                timeout=300)
+        assert result.returncode == 0, result.stderr
+        runs[name] = json.loads(result.stdout)
+    labelled = runs["as labelled"]["labelled_tiles"]
+    assert runs["mended"]["labelled_tiles"] == labelled == len(photo.tiles)
+    assert runs["mended"]["tile_accuracy"] == pytest.approx(runs["as labelled"]["tile_accuracy"] + 3 / labelled)
+    assert "1s" not in runs["mended"]["per_class"] and runs["as labelled"]["per_class"]["1s"]["recall"] == 0
+    bad = tmp_path / "fixes.tsv"
+    bad.write_text("image\tlabel\tlabelled\tshown\tnote\nhand_003.jpg\tten\t1s\t1p\n")
+    result = subprocess.run([*MJCAM, "eval", str(tmp_path), "--label-fixes", str(bad)], capture_output=True, text=True)
+    assert result.returncode == 2
+    assert result.stderr.strip() == (f"mjcam eval: {bad}:2: expected image, label index, labelled, shown and note, "
+                                     "tab-separated")
+
+
+def test_valid_label_fixes_match_the_labels_they_mend():
+    """Each fix names the tile its label holds (else loading raises); 6 second boxes go, 138 labels change."""
+    as_labelled, mended = load_split("valid"), load_split("valid", fixes=VALID_LABEL_FIXES)
+    assert sum(map(len, (p.tiles for p in as_labelled))) - sum(map(len, (p.tiles for p in mended))) == 6
+    changed = sum(a != b for p, q in zip(as_labelled, mended) if len(p.tiles) == len(q.tiles)
+                  for a, b in zip(p.tiles, q.tiles))
+    assert changed == 138
+    every_1p = [q for p, q in zip(as_labelled, mended) if p.source.startswith("IMG_27") and set(p.tiles) == {"1p"}]
+    assert len(every_1p) == 7 and all(len(set(q.tiles)) > 3 for q in every_1p)

@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 from vision.detections import Detections
-from vision.metrics import DetectionScores, box_iou, match_pairs
+from vision.metrics import DetectionScores, box_iou, match_pairs, mend_labels, read_label_fixes
 
 def found(boxes, tiles, confidence, alternatives=None, score=None) -> Detections:
     return Detections(xyxy=boxes, tiles=tuple(tiles), confidence=confidence, alternatives=alternatives or (),
@@ -75,3 +75,15 @@ def test_tiles_below_the_operating_score_are_not_accepted():
     summary = scores.summary()
     assert summary["tile_accuracy"] == 0.0
     assert summary["mAP50"] == pytest.approx(1.0)
+
+
+def test_label_fixes_relabel_and_drop_second_boxes(tmp_path):
+    fixes_file = tmp_path / "fixes.tsv"
+    fixes_file.write_text("# a comment\nimage\tlabel\tlabelled\tshown\tnote\n"
+                          "a.jpg\t0\t1s\t1p\tanother face\na.jpg\t2\t3m\t-\tthe same tile as label 1\n")
+    fixes = read_label_fixes(fixes_file)
+    assert fixes == {"a.jpg": {0: ("1s", "1p"), 2: ("3m", None)}}
+    boxes, tiles = mend_labels(TRUTH, ["1s", "3m", "3m"], fixes["a.jpg"])
+    assert tiles == ["1p", "3m"] and boxes.tolist() == TRUTH[:2].tolist()
+    with pytest.raises(ValueError, match="label 0 is 2s, not 1s"):
+        mend_labels(TRUTH, ["2s", "3m", "3m"], fixes["a.jpg"])

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from vision.detections import CLASS_NAMES
 from vision.images import ImageError, read_photo
-from vision.metrics import DetectionScores, read_yolo_labels, to_pixel_boxes
+from vision.metrics import DetectionScores, LabelFixes, mend_labels, read_label_fixes, read_yolo_labels, to_pixel_boxes
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff"}
 
@@ -45,8 +45,10 @@ def class_names(folder: Path, classes: Path | None) -> list[str]:
     return list(CLASS_NAMES)
 
 
-def evaluate_folder(folder: Path, detector, names: list[str], accept: float, limit: int | None = None) -> dict:
-    """Run the detector (set to a low threshold) on every labelled image of the folder and score it.
+def evaluate_folder(folder: Path, detector, names: list[str], accept: float, limit: int | None = None,
+                    fixes: dict[str, LabelFixes] | None = None) -> dict:
+    """Run the detector (set to a low threshold) on every labelled image of the folder and score it against
+    its labels, with the label errors in ``fixes`` (image file name → `read_label_fixes`) mended.
 
     mAP is computed over all the detector's candidates, as usual; tile accuracy over those whose score
     reaches ``accept``, the operating threshold.
@@ -59,6 +61,8 @@ def evaluate_folder(folder: Path, detector, names: list[str], accept: float, lim
             continue
         photo = read_photo(image_path)
         boxes, tiles = read_yolo_labels(label, names)
+        if fixes and image_path.name in fixes:
+            boxes, tiles = mend_labels(boxes, tiles, fixes[image_path.name])
         found = detector.detect(photo)
         scores.add(to_pixel_boxes(boxes, photo.width, photo.height), tiles, found, accept)
     return scores.summary()
@@ -69,6 +73,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--classes", type=Path, help="class names of the label indices")
     parser.add_argument("--json", action="store_true", help="print the metrics as JSON")
     parser.add_argument("--limit", type=int, help="evaluate only the first N images")
+    parser.add_argument("--label-fixes", type=Path, metavar="TSV",
+                        help="label errors to mend first (image, label index, labelled, shown, note; "
+                             "datasets/valid_label_fixes.tsv holds those found in the real valid split)")
     parser.add_argument("--threads", type=int, help="ONNX Runtime threads")
 
 
@@ -80,8 +87,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         names = class_names(args.folder, args.classes)
+        fixes = read_label_fixes(args.label_fixes) if args.label_fixes else None
         detector = TileDetector(settings=DetectorSettings(conf=0.01), threads=args.threads)
-        summary = evaluate_folder(args.folder, detector, names, DetectorSettings().conf, args.limit)
+        summary = evaluate_folder(args.folder, detector, names, DetectorSettings().conf, args.limit, fixes)
     except (ValueError, ImageError, OSError) as error:
         print(f"mjcam eval: {error}", file=sys.stderr)
         return 2

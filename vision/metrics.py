@@ -135,6 +135,36 @@ def read_yolo_labels(path: Path, names: list[str]) -> tuple[np.ndarray, list[str
     return np.array(boxes, np.float32).reshape(-1, 4), tiles
 
 
+LabelFixes = dict[int, tuple[str, "str | None"]]
+"""One photo's label errors: label index (in `read_yolo_labels` order) → (the tile labelled, the tile the photo
+shows, or None for a second box on a tile already labelled)."""
+
+
+def read_label_fixes(path: Path) -> dict[str, LabelFixes]:
+    """The label fixes of a TSV file, per image file name (columns: image, label, labelled, shown — '-' for a
+    second box — and note; lines starting with '#' are comments)."""
+    fixes: dict[str, LabelFixes] = {}
+    lines = [(n, line) for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if line.strip() and line[0] != "#"]
+    for n, line in lines[1:]:
+        cells = line.split("\t")
+        if len(cells) != 5 or not cells[1].isdigit():
+            raise ValueError(f"{path}:{n}: expected image, label index, labelled, shown and note, tab-separated")
+        image, index, labelled, shown, _note = cells
+        fixes.setdefault(image, {})[int(index)] = (labelled, None if shown == "-" else shown)
+    return fixes
+
+
+def mend_labels(boxes: np.ndarray, tiles: list[str], fixes: LabelFixes) -> tuple[np.ndarray, list[str]]:
+    """The labels with ``fixes`` made; ValueError when a fix finds another tile labelled than it expects."""
+    for index, (labelled, _) in fixes.items():
+        if index >= len(tiles) or tiles[index] != labelled:
+            raise ValueError(f"label {index} is {tiles[index] if index < len(tiles) else 'missing'}, not {labelled}: "
+                             "the label fixes are for other labels")
+    keep = [i for i in range(len(tiles)) if i not in fixes or fixes[i][1] is not None]
+    return boxes[keep], [fixes[i][1] if i in fixes else tiles[i] for i in keep]
+
+
 def to_pixel_boxes(boxes: np.ndarray, width: int, height: int) -> np.ndarray:
     """Normalised cx, cy, w, h boxes as x1, y1, x2, y2 pixels."""
     cx, cy, w, h = boxes.T
