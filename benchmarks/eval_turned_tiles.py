@@ -1,6 +1,6 @@
 """Real tile faces turned a quarter: would a claimed tile of a real tile set be flagged sideways?
 
-    python benchmarks/eval_turned_tiles.py [--split valid]
+    python benchmarks/eval_turned_tiles.py [--split valid] [--classifier models/tile_classifier.onnx]
 
 The real photos hold no claimed (sideways) tiles, so the sideways flag is measured on synthetic scenes
 (`benchmarks/eval_detector.py`). This measures the classifier's face direction on real faces instead: each
@@ -9,7 +9,9 @@ as the other: the pictures the dataset did not stretch out of shape) is classifi
 the photo is, and again with the photo turned by 90° clockwise. Printed: the share of tiles whose face
 axis turns by a quarter (within 45°), and the share that would be flagged sideways (`sideways_flags`: more
 than 45° from the dominant axis of the photo's faces as they are) if that one tile lay turned among the
-others, and the share named right both times. Faces alike turned by 90° (1p, 4p, 5p, the blank White) cannot
+others, the share whose face points the photo's main way (within 45° of the direction most of the photo's
+faces point along their dominant axis: a face read upside down among upright ones does not), and the
+share named right both times. Faces alike turned by 90° (1p, 4p, 5p, the blank White) cannot
 show it.
 """
 from __future__ import annotations
@@ -37,9 +39,10 @@ def axis_degrees(up: np.ndarray) -> np.ndarray:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--split", default="valid")
+    parser.add_argument("--classifier", type=Path, help="another classifier ONNX file (default: the bundled one)")
     args = parser.parse_args()
-    detector = TileDetector()
-    tiles = turned = flagged = named = 0
+    detector = TileDetector(classifier=args.classifier) if args.classifier else TileDetector()
+    tiles = turned = flagged = main_way = named = 0
     for photo in load_split(args.split):
         image = read_photo(photo.image).image
         height, width = image.shape[:2]
@@ -56,12 +59,16 @@ def main() -> None:
         doubled = np.radians(as_is) * 2
         dominant = np.arctan2(np.sin(doubled).sum(), np.cos(doubled).sum())
         flagged += int((np.cos(np.radians(after) * 2 - dominant) < 0).sum())
+        along = np.cos(np.radians(as_is) - dominant / 2)
+        way = 1 if (along > 0).sum() >= (along < 0).sum() else -1
+        main_way += int((way * along > np.cos(np.radians(45))).sum())
         truth = np.array(photo.tiles)[sound]
         named += int(((np.array(CLASS_NAMES)[probs.argmax(1)][sound] == truth)
                       & (np.array(CLASS_NAMES)[probs_turned.argmax(1)][sound] == truth)).sum())
         tiles += int(sound.sum())
     print(f"{args.split}: {tiles} labelled tiles; face axis turns by a quarter: {turned / tiles:.4f}; "
           f"would be flagged sideways among the photo's other tiles: {flagged / tiles:.4f}; "
+          f"points the photo's main way: {main_way / tiles:.4f}; "
           f"named right both ways: {named / tiles:.4f}")
 
 
