@@ -187,7 +187,7 @@ class Daishan(Region):
         o = table.options
         formula = f"({di_sum - 1} + 1) × {o['di']} + {hua_sum} × {o['hua']} = {amount}"
         seats[win.player] = SeatResult(win.player, amount, self.info.unit, tuple(items),
-                                       {"di": di_sum, "hua": hua_sum, "formula": formula})
+                                       {"di_count": di_sum, "hua_count": hua_sum, "formula": formula})
         return Result(self.info.key, net_of(payments), tuple(payments), tuple(seats), win.player,
                       self.info.unit, reading.describe())
 

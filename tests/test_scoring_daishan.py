@@ -149,6 +149,13 @@ def test_stakes():
     assert total("123456789m123p55s", "5s", flowers="1f", options={"di": 5, "hua": 3}) == 5 + 3
 
 
+def test_the_winners_counts_are_named_apart_from_the_stakes():
+    """The winner's 底 and 花 counts are ``di_count`` and ``hua_count``, not the stakes' option names."""
+    seat = winner(winner_record("daishan", "123456789m123p55s", "5s", "discard", flowers="1f",
+                                options={"di": 5, "hua": 3}))
+    assert (seat["di_count"], seat["hua_count"]) == (1, 1) and "di" not in seat and "hua" not in seat
+
+
 def test_formula_of_the_source_example_3():
     # 拉杠胡 七小对 with 春夏秋冬 (the source's physically impossible example 3, used as a formula test):
     # [(4 + 1) × 2 + (8 + 1) × 1] × 3 = 57
