@@ -421,3 +421,122 @@ def test_table_drawn_bao_makes_a_single_float():
     # be a plain sequence). P0 (dealer) 2^5 = 32, P2 P3 2^4 = 16
     hands = {1: player("555s6s2p", "p111m p999p p777z")}
     assert _net(hands, (1, "2p", "self_draw"), indicator="2p", flags=("bao_draw",)) == [-32, 64, -16, -16]
+
+
+def test_table_drawn_bao_after_a_bao_change_beside_a_bao_pung():
+    # 宝 now 6p (换宝; P1's 西 pung is the old 宝, 叉宝). Drawn 6p (摸宝) as 5s: 单吊 55s, 夹胡; the 叉宝 pung breaks
+    # 站立: F = 自摸 + 夹胡 = 2. P0 (dealer) 2^3 = 8, P2 P3 2^2 = 4; 叉宝 (明杠) 5 from each
+    hands = {1: player("123m456p789s5s6p", "b333z")}
+    assert _net(hands, (1, "6p", "self_draw"), indicator="6p", flags=("bao_draw",)) == [-13, 31, -9, -9]
+
+
+def test_table_three_bao_inside_sequences_of_the_winner():
+    # 宝 5p; P2 门清 345p 456p 567p 111m, wins on P3's 9s (单吊 99s): F = 夹胡 + 站立 = 2. P0 dealer + 背靠背
+    # 2^4 = 16, P1 背靠背 2^3 = 8, P3 discarder + 背靠背 16; three 宝 in hand pay as an 暗杠: 10 from each
+    hands, win = {2: player("345p456p567p111m99s")}, (2, "9s", "discard", 3)
+    assert _net(hands, win, indicator="5p") == [-26, -18, 70, -26]
+    table = score_table(record("baicheng", hands, win, indicator="5p"))
+    assert "三张宝 (暗杠)" in [item["rule"] for item in table["players"][2]["items"]]
+
+
+def test_table_bao_in_bao_on_a_single_wait():
+    # 宝 8p; P1 (中 pung) self-draws 8p into 单吊 88p at face value: 夹胡, so 宝中宝.
+    # F = 自摸 + 夹胡 + 宝中宝 = 3. P0 (dealer) 2^4 = 16, P2 P3 2^3 = 8
+    hands = {1: player("123m456s789s88p", "p777z")}
+    assert _net(hands, (1, "8p", "self_draw"), indicator="8p") == [-16, 32, -8, -8]
+
+
+def test_table_robbed_kong_with_the_discarder_alone_paying():
+    # discard_payer "discarder": P3 (pung 999m) robs P1's 补杠 of 7s (P1 keeps pung 777s) into 89s (边):
+    # F = 抢杠 1 + 夹胡 1 = 2; the robbed P1 is the discarder and alone pays 2^(2 + 1) = 8
+    hands = {3: player("123m456p89s7s55z", "p999m"), 1: player("", "p777s")}
+    assert _net(hands, (3, "7s", "rob_kong", 1), options={"discard_payer": "discarder"}) == [0, -8, 0, 8]
+
+
+def test_table_linear_standing_self_draw_dealer_2_at_two_di():
+    # linear, di 2, dealer P2 (chow 789m): P1 门清 self-draws 5s into 46s (坎): F = 自摸 + 夹胡 + 站立 = 3.
+    # P0 门清 k 4, u 0.4 → 2; P2 k 3, u 0.8 → ⌈3.2⌉ = 4; P3 (暗杠 only, 门清) k 4 → 2; P3's 暗杠 10 × 2 from each
+    hands = {1: player("123m666p789p456s22z"), 2: player("", "c789m"), 3: player("", "K1111z")}
+    options = {"model": "linear", "di": 2}
+    assert _net(hands, (1, "5s", "self_draw"), dealer=2, options=options) == [-22, -12, -24, 58]
+
+
+def test_table_back_to_back_always_on_a_self_draw():
+    # beikaobei_always: P3 (pung 999s) self-draws 6s on 78s (two-sided): F = 自摸 1, no 站立.
+    # P0 dealer + 门清 2^3 = 8, P1 门清 2^2 = 4, P2 (pung 555m) 2^1 = 2
+    hands = {3: player("123m456p678s11z", "p999s"), 2: player("", "p555m")}
+    assert _net(hands, (3, "6s", "self_draw"), options={"beikaobei_always": True}) == [-8, -4, -2, 14]
+
+
+def test_table_double_float_from_concealed_triplets_on_a_discard():
+    # P1 门清 111m 999p 555s 777z 22z, wins on P2's 5s completing 555s: F = 双飘 2 + 站立 1 = 3.
+    # P0 dealer + 背靠背 2^5 = 32, P2 discarder + 背靠背 2^5 = 32, P3 背靠背 2^4 = 16
+    hands = {1: player("111m999p555s777z22z")}
+    assert _net(hands, (1, "5s", "discard", 2)) == [-32, 80, -32, -16]
+
+
+def test_table_single_wait_beside_a_claimed_four_tile_run_is_jiahu():
+    # P2 55m + chow 234m, pungs 777p 111z, chow 789s, wins on P1's 5m (单吊): the four-tile-run exception needs a
+    # concealed sequence (§6.3 rule 4), so 夹胡: F = 1. P0 dealer 2^2 = 4, P1 discarder 4, P3 2
+    hands, win = {2: player("55m", "c234m p777p c789s p111z")}, (2, "5m", "discard", 1)
+    assert _net(hands, win) == [-4, -4, 10, -2]
+    table = score_table(record("baicheng", hands, win))
+    assert "夹胡" in [item["rule"] for item in table["players"][2]["items"]]
+
+
+def test_table_kong_replacement_with_a_concealed_kong_and_dealer_3():
+    # P1 门清 (暗杠 9999m) wins on the replacement 7s (边 89s): F = 自摸 + 杠开 + 站立 + 夹胡 = 4. P0 门清 2^5 = 32,
+    # P2 (pung 222z) 2^4 = 16, P3 dealer + 门清 2^6 = 64; P1's 暗杠 10 from each
+    hands = {1: player("123p456s789s55z", "K9999m"), 2: player("", "p222z")}
+    assert _net(hands, (1, "7s", "self_draw"), dealer=3, flags=("kong_replacement",)) == [-42, 142, -26, -74]
+
+
+def test_table_only_terminal_is_the_self_drawn_bao_in_bao():
+    # 宝 9p; dealer P0 (pung 555m) self-draws 9p, its only 幺九: 夹胡 (§6.3 rule 5), and at face value 宝中宝.
+    # F = 自摸 + 夹胡 + 宝中宝 = 3; the dealer wins, so each pays 2^4 = 16
+    hands = {0: player("234m456s789p66s", "p555m")}
+    assert _net(hands, (0, "9p", "self_draw"), indicator="9p") == [48, -16, -16, -16]
+
+
+def test_table_drawn_hand_settles_kongs_linearly_at_two_di():
+    # 流局, linear, di 2: kongs still settle. P0 补杠 5 × 2 = 10, P1 暗杠 10 × 2 = 20, P2 旋风杠 5 × 2 = 10,
+    # each from the other three. P0 30-20-10, P1 60-10-10, P2 30-10-20, P3 -40
+    hands = {0: player("", "a1111m"), 1: player("", "K7777z"), 2: player("", "w1234z")}
+    assert _net(hands, None, options={"model": "linear", "di": 2}) == [0, 40, 0, -40]
+
+
+def test_table_linear_at_three_di_whole_products_are_not_rounded_up():
+    # linear, di 3: P2 门清 self-draws 8m into 79m (坎): F = 自摸 + 夹胡 + 站立 = 3. P0 dealer 门清 k 4, u 1.2 →
+    # 1.2 × 5 = 6 exactly (not 7); P1 门清 u 0.6 → 3 exactly (not 4); P3 (pung 666z) k 3 → ⌈0.6 × 4⌉ = 3
+    hands = {2: player("234m789m456p333s55z"), 3: player("", "p666z")}
+    assert _net(hands, (2, "8m", "self_draw"), options={"model": "linear", "di": 3}) == [-6, -3, 12, -3]
+
+
+def test_table_linear_dealer_wins_on_a_discard_paid_by_the_discarder_alone():
+    # linear, di 3, discarder pays: dealer P2 门清 wins on P1's 2m (坎): F = 夹胡 + 站立 + 幺鸡 = 3.
+    # P1 k = 3 + discarder 1 + 背靠背 1 = 5, u = 0.4 × 3 = 1.2 (W is dealer) → ⌈7.2⌉ = 8
+    hands = {2: player("123m789m456p333s11s")}
+    options = {"model": "linear", "di": 3, "discard_payer": "discarder"}
+    assert _net(hands, (2, "2m", "discard", 1), dealer=2, options=options) == [0, -8, 8, 0]
+
+
+def test_table_drawn_bao_completes_a_triplet_for_double_float_with_mobao_fan_2():
+    # 宝 4p, mobao_fan 2: P3 (pungs 111m 999p 333z) draws 4p (摸宝) as 5s or 7z, completing a triplet:
+    # F = 双飘 2 + 自摸 1 + 摸宝 2 = 5. P0 dealer 2^6 = 64, P1 P2 2^5 = 32
+    hands = {3: player("55s77z4p", "p111m p999p p333z")}
+    kw = {"indicator": "4p", "flags": ("bao_draw",), "options": {"mobao_fan": 2}}
+    assert _net(hands, (3, "4p", "self_draw"), **kw) == [-64, -32, -32, 128]
+
+
+def test_table_double_float_counts_a_whirlwind_as_a_kong():
+    # P1 (旋风杠, pungs 111m 999p) wins on P2's 5s completing 555s: the 旋风杠 counts as a kong, so 双飘 2 (no 站立:
+    # claimed pungs). P0 dealer 2^3 = 8, P2 discarder 8, P3 2^2 = 4; 旋风杠 5 from each
+    hands = {1: player("555s77z", "w1234z p111m p999p")}
+    assert _net(hands, (1, "5s", "discard", 2)) == [-13, 35, -13, -9]
+
+
+def test_table_payer_with_a_dragon_chow_is_not_concealed():
+    # P1 门清 wins on P3's 9m (单吊): F = 夹胡 + 站立 + 幺鸡 = 3. P0 (dealer, claimed 567z chow: not 门清) 2^4 = 16,
+    # P2 门清 2^4 = 16, P3 (discarder, 暗杠 only: 门清) 2^5 = 32; P3's 暗杠 10 from each
+    hands = {1: player("123m456p789s111s99m"), 0: player("", "c567z"), 3: player("", "K2222p")}
+    assert _net(hands, (1, "9m", "discard", 3)) == [-26, 54, -26, -2]

@@ -270,3 +270,110 @@ def test_table_seven_pairs_with_four_alike_when_allowed():
 def test_table_rejections(hands, win, message):
     with pytest.raises(RecordError, match=message):
         score_table(record("daishan", hands, win))
+
+
+def test_table_added_honour_kong_one_suit_and_honours_self_drawn():
+    # P2: 456p 789p 99p + 南 补杠 + chow 123p, 菊, self-draws 9p; dealer P3 changes nothing (no dealer bonus, §5.1).
+    # 底: 混一色 2 → (2 + 1) × 2 = 6; 花: 箭牌明杠 (补杠) 2 + 菊 1 + 自摸 1 = 4 → 10 from each
+    hands = {2: player("456p789p99p", "a2222z c123p", "7f")}
+    assert table_net(hands, (2, "9p", "self_draw"), dealer=3) == [-10, -10, 30, -10]
+
+
+def test_table_seven_star_thirteen_unrelated_spaced_159_26_48():
+    # P1: 159m 26p 48s + all seven honours, wins on P0's 4s: ≤ 3 tiles per suit, any two ≥ 3 apart.
+    # 底: 十三不搭 7 星 2 → (2 + 1) × 2 = 6; 花: 夏 1 → 7 from P0
+    assert table_net({1: player("159m26p48s1234567z", "", "2f")}, (1, "4s", "discard", 0)) == [-7, 7, 0, 0]
+
+
+def test_table_seven_pairs_one_suit_on_the_last_tile():
+    # P3: 11 22 33 55 66 77 99p, self-draws the last tile 9p. 底: 七小对 4 + 清一色 4 (beats the 清一色-only reading
+    # 123p 123p 567p 567p 99p) + 海底捞月 2 = 10 → 22; 花: 自摸 1 → 23 from each
+    hands = {3: player("11223355667799p")}
+    assert table_net(hands, (3, "9p", "self_draw"), flags=("last_tile",)) == [-23, -23, -23, 69]
+
+
+def test_table_golden_rooster_self_drawn_with_every_kind_of_kong():
+    # P0: 白 暗杠, 2222m 明杠, 7777p 补杠, 西 pung, self-draws 9s (单吊). 底: 金鸡独立 1 + 对对胡 2 = 3 → 8;
+    # 花: 箭牌暗杠 3 + 明杠 1 + 补杠 (明杠) 1 + 箭牌碰出 1 + 自摸 1 = 7 → 15 from each
+    hands = {0: player("99s", "K5555z k2222m a7777p p333z")}
+    assert table_net(hands, (0, "9s", "self_draw")) == [45, -15, -15, -15]
+
+
+def test_table_kong_bloom_after_a_flower_without_a_kong():
+    # P3: 123m 456p 789s 234s 55z + 冬, wins on the tile drawn after 补花 (3s). 底: 杠上开花 1 (after 补花 too)
+    # → (1 + 1) × 2 = 4; 花: 冬 1, no 自摸 (「不加花」) → 5 from each
+    hands, win, flags = {3: player("123m456p789s234s55z", "", "4f")}, (3, "3s", "self_draw"), ("kong_replacement",)
+    assert table_net(hands, win, flags=flags) == [-5, -5, -5, 15]
+    assert "自摸" not in [item["rule"] for item in winner(record("daishan", hands, win, flags=flags))["items"]]
+
+
+def test_table_kong_bloom_after_a_flower_with_the_self_draw_hua_option():
+    # as above with kaihua_adds_zimo_hua: 底 4; 花: 自摸 1 + 冬 1 = 2 → 6 from each
+    hands, win, flags = {3: player("123m456p789s234s55z", "", "4f")}, (3, "3s", "self_draw"), ("kong_replacement",)
+    options = {"kaihua_adds_zimo_hua": True}
+    assert table_net(hands, win, flags=flags, options=options) == [-6, -6, -6, 18]
+
+
+def test_table_earthly_seven_pairs_with_the_dealer_at_seat_2():
+    # P3: 11m 44m 22p 77p 55s 88s 33z, wins on the dealer P2's first discard 3z (地胡); three suits: no 混一色.
+    # 底: 七小对 4 + 地胡 2 = 6 → 14 from P2
+    hands = {3: player("11m44m77p22p55s88s33z")}
+    assert table_net(hands, (3, "3z", "discard", 2), flags=("earth",), dealer=2) == [0, 0, -14, 14]
+
+
+def test_table_heavenly_hand_of_dealer_3_with_a_concealed_kong_and_flowers():
+    # Dealer P3: 123s 456s 999s 77z + 8888s 暗杠, 蘭 竹, 天胡 on 7z. 底: 天胡 4 + 混一色 2 = 6 → 14;
+    # 花: 暗杠 (other) 2 + 自摸 1 + 2 flowers = 5 → 19 from each
+    hands = {3: player("123s456s999s77z", "K8888s", "68f")}
+    assert table_net(hands, (3, "7z", "self_draw"), flags=("heaven",), dealer=3) == [-19, -19, -19, 57]
+
+
+def test_table_robbed_kong_one_suit_at_three_di_two_hua():
+    # di 3, hua 2: P1 111 234 456 789 99m robs P3's 补杠 of 5m (P3 keeps pung 555m). 底: 清一色 4 → 5 × 3 = 15;
+    # 花: 自摸 (拉杠胡) 1 × 2 = 2 → 17; P3 alone pays 3 × 17 = 51
+    hands = {1: player("111234456789m99m"), 3: player("", "p555m")}
+    assert table_net(hands, (1, "5m", "rob_kong", 3), options={"di": 3, "hua": 2}) == [0, 51, 0, -51]
+
+
+def test_table_drawn_hand_pays_nothing_for_kongs_or_flowers():
+    # 流局 with P0's 東 暗杠 + 春 and P1's 2222m 明杠 + 夏 梅: §5.3 流局 0, no kong payments in Daishan
+    hands = {0: player("", "K1111z", "1f"), 1: player("", "k2222m", "25f")}
+    assert table_net(hands, None) == [0, 0, 0, 0]
+
+
+def test_table_discard_completing_a_concealed_honour_triplet_is_no_pung():
+    # P1: 555m 777m 99m 22z + 北 pung, wins on P0's 2z. 底: 对对胡 2 + 混一色 2 = 4 → 10; 花: 北 箭牌碰出 1;
+    # the 南 triplet completed by the discard is no 碰出 (concealed_honour_triplet_hua false) → 11 from P0
+    hands, win = {1: player("555m777m99m222z", "p444z")}, (1, "2z", "discard", 0)
+    assert table_net(hands, win) == [-11, 11, 0, 0]
+    assert [item["rule"] for item in winner(record("daishan", hands, win))["items"]].count("箭牌碰出") == 1
+
+
+def test_table_heavenly_six_star_thirteen_unrelated_spaced_148_259_37():
+    # Dealer P1: 148m 259p 37s + six honours (no 白), 天胡 on 9p. 底: 天胡 4 + 十三不搭 6 星 1 = 5 → 12;
+    # 花: 自摸 1 → 13 from each
+    hands = {1: player("148m259p37s123467z")}
+    assert table_net(hands, (1, "9p", "self_draw"), flags=("heaven",), dealer=1) == [-13, 39, -13, -13]
+
+
+def test_table_thirteen_unrelated_robs_an_honour_kong():
+    # P2: 147m 258p 369s + 東南西北白 + 秋 robs P0's 补杠 of 東 (P0 keeps pung 111z). 底: 十三不搭 5 星 1 → 4;
+    # 花: 自摸 (拉杠胡) 1 + 秋 1 = 2 → 6; P0 alone pays 3 × 6 = 18
+    hands = {2: player("147m258p369s12345z", "", "3f"), 0: player("", "p111z")}
+    assert table_net(hands, (2, "1z", "rob_kong", 0)) == [-18, 0, 18, 0]
+
+
+def test_table_all_honours_seven_pairs_with_four_alike_self_drawn():
+    # qixiaodui_distinct_pairs false: P2 1111z counts as two pairs, self-draws 6z. 底: 字一色+七小对 16 → 17 × 2 = 34;
+    # 花: 自摸 1 → 35 from each
+    hands = {2: player("11112233445566z")}
+    options = {"qixiaodui_distinct_pairs": False}
+    assert table_net(hands, (2, "6z", "self_draw"), options=options) == [-35, -35, 105, -35]
+
+
+def test_table_kong_bloom_all_triplets_with_a_concealed_honour_triplet_option():
+    # concealed_honour_triplet_hua: P1 南 暗刻 666p 888s 99s + 4444m 暗杠, wins on the replacement 9s.
+    # 底: 对对胡 2 + 杠上开花 1 = 3 → 8; 花: 暗杠 (other) 2 + 箭牌暗刻 1, no 自摸 = 3 → 11 from each
+    hands = {1: player("222z666p888s99s", "K4444m")}
+    win, options = (1, "9s", "self_draw"), {"concealed_honour_triplet_hua": True}
+    assert table_net(hands, win, flags=("kong_replacement",), options=options) == [-11, 33, -11, -11]
