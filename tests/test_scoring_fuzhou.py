@@ -425,3 +425,132 @@ def test_table_qingyi_with_a_concealed_kong_and_a_pung():
     # P0 pays (4 + 1 + 5) × 2 + 240 = 260, P1 and P3 (4 + 5) × 2 + 240 = 258
     hands = {2: player("123s345s567s11s", "K9999s p888s", "5f6f")}
     assert _net(hands, (2, "5s", "self_draw"), indicator="1m", streak=1) == [-260, -258, 776, -258]
+
+
+# -- audit tables (audit 14): whole hands computed by hand from spec §4, one per test -----------------------------
+GOLDS_HANDS = {1: player("13m5p46s5p789p234p99s", "c678m", "2z6f"), 2: player("", "k1111s", "1234f")}
+
+
+def test_table_two_golds_for_different_kinds_on_the_dealers_discard():
+    # 金 5p ×2: one for 2m (123m), one for 5s (456s); no 金雀 reading, not 闲金. H = 南 蘭 2, G = 2, S = 0. The dealer
+    # P0 on 连庄 2 discards 3m: P0 pays 2 + 2 + 2 + 5 = 11, P2 and P3 9; P2's 明杠 and 1234f count for nothing
+    # (only the winner's H counts)
+    assert _net(GOLDS_HANDS, (1, "3m", "discard", 0), indicator="5p", streak=2) == [-11, 29, -9, -9]
+
+
+def test_table_four_alike_honours_and_a_full_flower_set_with_two_kongs():
+    # H = four 西 6 + 東 1 + 5678f 6 + 暗杠 2 + 加杠 1 = 16, G = 0 (金 9p, none held). The dealer P0 on 连庄 2
+    # self-draws, so L = 2 for every payer: each pays (16 + 0 + 2 + 5) × 2 = 46
+    hands = {0: player("123p456p345s88m", "K2222s a7777m", "13333z5678f")}
+    assert _net(hands, (0, "8m", "self_draw"), indicator="9p", streak=2) == [138, -46, -46, -46]
+
+
+def test_table_gold_dragon_and_qingyi_on_a_plain_self_draw_take_the_largest():
+    # 金 5s ×3 as their own triplet (金龙 120), all 條 with every 金 at its own kind (清一 240), one flower (平和 15):
+    # a plain win takes the largest, 240. H = 1, G = 3; the dealer P0 on 连庄 1 pays (1 + 3 + 1 + 5) × 2 + 240 = 260,
+    # the others (1 + 3 + 5) × 2 + 240 = 258
+    hands = {2: player("555s123s678s234s99s", "c789s", "4z")}
+    assert _net(hands, (2, "2s", "self_draw"), indicator="5s", streak=1) == [-260, -258, 776, -258]
+
+
+def test_table_three_golds_event_adds_gold_dragon_qingyi_and_pinghu():
+    # the same hand under three_golds, an event: S = max(三金倒 40, 金龙 120) + 清一 240 + 平和 (1 flower) 15 = 375;
+    # the dealer P0 pays 20 + 375 = 395, the others 18 + 375 = 393
+    hands = {2: player("555s123s678s234s99s", "c789s", "4z")}
+    assert _net(hands, (2, "2s", "self_draw"), indicator="5s", streak=1, flags=("three_golds",)) == \
+        [-395, -393, 1181, -393]
+
+
+def test_table_rob_gold_with_pinghu_and_the_indicator_counted_as_gold():
+    # 抢金: the taken indicator 4m completes 345m at face value; the other 4m is a 金 for 9p (99p). No flower or kong:
+    # 平和 30; the event sums 抢金 30 + 平和 30 = 60; G = 1 + 1 (rob_gold_indicator_is_gold). The dealer P0 on 连庄 2
+    # pays (0 + 2 + 2 + 5) × 2 + 60 = 78, P2 and P3 (0 + 2 + 5) × 2 + 60 = 74
+    hands = {1: player("123p456p789s234s9p4m35m4m")}
+    assert _net(hands, (1, "4m", "self_draw"), indicator="4m", streak=2, flags=("rob_gold",),
+                options={"rob_gold_indicator_is_gold": True}) == [-78, 226, -74, -74]
+
+
+def test_table_robbed_kong_of_the_dealer_paid_by_the_discarder_alone():
+    # P3 robs the dealer P0's 补杠 of 6p: 点炮 by the robbed player, who alone pays under discard_payer "discarder".
+    # One flower (中), no kong: 平和 15; H = 1, G = 0 (金 1s), L = 1: P0 pays 1 + 0 + 1 + 5 + 15 = 22
+    hands = {0: player("", "p666p"), 3: player("57p6p123m456m789m234s88s", "", "7z")}
+    assert _net(hands, (3, "6p", "rob_kong", 0), indicator="1s", streak=1,
+                options={"discard_payer": "discarder"}) == [-22, 0, 0, 22]
+
+
+def test_table_gold_kan_with_qingyi_takes_the_largest():
+    # 金 2m self-drawn into 1m_3m (金坎 60); as 2m itself (死金) the hand is all 萬: 清一 240; one flower (平和 15).
+    # 金坎 is no event, so S = the largest, 240. H = 1, G = 1: each pays (1 + 1 + 0 + 5) × 2 + 240 = 254
+    hands = {1: player("13m2m456m789m11m", "p333m c678m", "5f")}
+    assert _net(hands, (1, "2m", "self_draw"), indicator="2m", flags=("gold_kan",)) == [-254, 762, -254, -254]
+
+
+def test_table_kong_replacement_and_last_tile_flags_score_nothing_at_two_di():
+    # kong_replacement and last_tile have no Fuzhou item; discard_payer does not apply to a self-draw. 金 8s (for 4p
+    # or 7p): G = 1; H = 東 南 2 + 明杠 1 = 3; the dealer P0 on 连庄 1: (3 + 1 + 1 + 5) × 2 = 20 from each, × di 2 = 40
+    hands = {0: player("123m456m789m56p8s22s", "k3333p", "12z")}
+    assert _net(hands, (0, "2s", "self_draw"), indicator="8s", streak=1, flags=("kong_replacement", "last_tile"),
+                options={"di": 2, "discard_payer": "discarder"}) == [120, -40, -40, -40]
+
+
+def test_table_hunyi_paid_by_the_discarder_alone_at_three_di():
+    # 金 3p ×2: one at its own kind (234p), one for 7p (789p): 混一 120 (no reading with both at their own kind, so no
+    # 清一); not 闲金. H = 1, G = 2, L = 0 (the dealer P1 neither wins nor pays): P3 alone pays
+    # (1 + 2 + 0 + 5 + 120) × di 3 = 384
+    hands = {2: player("24p3p89p3p111p555p66p", "c456p", "1z")}
+    assert _net(hands, (2, "2p", "discard", 3), indicator="3p", dealer=1, streak=2,
+                options={"di": 3, "discard_payer": "discarder"}) == [0, 0, 384, -384]
+
+
+def test_table_pinghu_one_flower_doubled_on_a_discard_to_the_dealer_on_a_streak():
+    # 金 6m for 7s (789s); one flower, no kong: 平和 15. The dealer P0 on 连庄 2 wins, so L = 2 for every payer; with
+    # pinghu_doubled_on_discard each pays (1 + 1 + 2 + 5) × 2 + 15 = 33 (by default 1 + 1 + 2 + 5 + 15 = 24)
+    hands = {0: player("123m345s89s6m234p567p99m", "", "8f")}
+    assert _net(hands, (0, "3s", "discard", 2), indicator="6m", streak=2,
+                options={"pinghu_doubled_on_discard": True}) == [99, -33, -33, -33]
+
+
+def test_table_heaven_and_qingyi_with_a_concealed_kong():
+    # 天和 30 + 清一 240 (the 金 7p at its own kind, 789p) = 270; the 暗杠 rules out 平和. H = 暗杠 2, G = 1:
+    # each pays (2 + 1 + 0 + 5) × 2 + 270 = 286
+    hands = {0: player("345p7p89p666p11p345p", "K2222p")}
+    assert _net(hands, (0, "1p", "self_draw"), indicator="7p", flags=("heaven",)) == [858, -286, -286, -286]
+
+
+def test_table_three_golds_held_win_on_a_discard_as_a_gold_pair():
+    # 金 2s ×3: one for 6s (567s), two as the pair (金雀 60; no 金龙 reading). The hand is 闲金, but 金雀 may win on
+    # a discard. H = 夏 西 2, G = 3: each pays 2 + 3 + 0 + 5 + 60 = 70
+    hands = {3: player("123m456m78p57s2s2s2s9p", "c345p", "2f3z")}
+    assert _net(hands, (3, "9p", "discard", 1), indicator="2s") == [-70, -70, -70, 210]
+
+
+ROB_GOLD_HANDS = {2: player("78m9m123m234m45m9m567m11m")}
+
+
+def test_table_rob_gold_and_hunyi_not_additive():
+    # 抢金: the taken 9m completes 789m; the other 9m is a 金 for 3m or 6m: all 萬, 混一 120; 平和 30; 抢金 30.
+    # With event_specials_additive false only the largest, S = 120. G = 1; the dealer P0 on 连庄 1 pays
+    # (0 + 1 + 1 + 5) × 2 + 120 = 134, the others 132
+    assert _net(ROB_GOLD_HANDS, (2, "9m", "self_draw"), indicator="9m", streak=1, flags=("rob_gold",),
+                options={"event_specials_additive": False}) == [-134, -132, 398, -132]
+
+
+def test_table_rob_gold_and_hunyi_additive_by_default():
+    # the same table by default: S = 抢金 30 + 平和 30 + 混一 120 = 180; the dealer pays 14 + 180 = 194, the others
+    # 12 + 180 = 192
+    assert _net(ROB_GOLD_HANDS, (2, "9m", "self_draw"), indicator="9m", streak=1, flags=("rob_gold",)) == \
+        [-194, -192, 578, -192]
+
+
+def test_table_dealer_robs_a_kong_with_four_red_dragons():
+    # four 中 count 6, 梅 蘭 菊 3: H = 9, G = 0 (金 5s, none held). The dealer P0 on 连庄 2 robs P2's 补杠 of 4s
+    # (点炮 form, all three pay, L = 2 for each): 9 + 0 + 2 + 5 = 16
+    hands = {0: player("123m456m789p23s4s678m99p", "", "7777z567f"), 2: player("", "p444s")}
+    assert _net(hands, (0, "4s", "rob_kong", 2), indicator="5s", streak=2) == [48, -16, -16, -16]
+
+
+def test_table_non_winners_hands_change_nothing():
+    # the first table of this section with the non-winners' concealed hands and flowers given: only the winner's H
+    # counts, so the net is unchanged
+    hands = {**GOLDS_HANDS, 0: player("1122m1168p346678s99p", "", "5z"), 3: player("44578m2233p5677s", "p999m", "7f")}
+    assert _net(hands, (1, "3m", "discard", 0), indicator="5p", streak=2) == [-11, 29, -9, -9]

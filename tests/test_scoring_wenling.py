@@ -611,3 +611,195 @@ def test_table_white_always_de():
 def test_table_rejections(hands, win, message):
     with pytest.raises(RecordError, match=message):
         score_table(record("wenling", hands, win, indicator="9p"))
+
+
+
+# -- audit tables (audit 14): every hand given; totals and net worked out by hand from spec §3 ------------------
+def test_table_two_de_for_different_tiles_and_a_single_wait_self_drawn():
+    # 得 9s; dealer P0 on a 2-streak (no Wenling item). P1 (South) self-draws 5s: 66z+得 = 發 暗刻 8, 13m+得 = 123m,
+    # 456p 789p 234s + 55s 单吊 2 + 自摸 2 → 32; 發 1 + 2 得 1 → 130. P0: 1111z quad = own-wind 暗刻 8 + 中 pair 2;
+    # seat wind + 梅 → 120. P2: 1111s 暗杠 32 + 2222p 加杠 8 + 33z own pair 2 → 70. P3: 北 own pung 4 + 555p 暗刻 4
+    # + White 4 → 32; 北 + White + 菊 → 256 → 260
+    hands = {0: player("1111z9s77z2468m13p678s", "", "5f"), 1: player("66z13m456p789p234s55s9s9s"),
+             2: player("33z2z579m46s3p8p", "K1111s a2222p", "2f"), 3: player("88p555p14679m258s", "p444z", "5z7f")}
+    totals, net = table(hands, (1, "5s", "self_draw"), indicator="9s", streak=2)
+    assert totals == [120, 130, 70, 260]
+    assert net == [-22, 39, -37, 20]
+
+
+def test_table_de_makes_the_seat_wind_triplet_beside_an_exposed_discard_triplet():
+    # dealer 1 (P1 East, P2 South, P3 West, P0 North); 得 2p. P2 wins on P3's 中: 22z+得 = South 暗刻 8 (seat wind 1),
+    # 777z completed by the discard a 刻子 4 under discard_triplet_concealed false (中 1), 99m → 32 × 4 → 130.
+    # P1: 東 own pung 4 + 發 pair 2; seat wind + 春 → 110. P3: 西 own 暗刻 8 + 竹 → 28 × 4 → 120 (2p2p: 得).
+    # P0: 5555m 明杠 8 + 冬 → 56 → 60
+    hands = {0: player("", "k5555m", "4f"), 1: player("66z247m34689p147s", "p111z", "1f3f"),
+             2: player("22z2p777z123s456s99m", "c678m"), 3: player("2p2p333z4z147m159p369s8s", "", "8f")}
+    totals, net = table(hands, (2, "7z", "discard", 3), indicator="2p", dealer=1,
+                        options={"discard_triplet_concealed": False})
+    assert totals == [60, 110, 130, 120]
+    assert net == [-24, -9, 39, -6]
+
+
+def test_table_undeclared_quads_and_a_de_used_as_itself():
+    # 得 3m. P0 (East) wins on P3's 6s: 555s 暗刻 4, 567s (the 6s in the middle: 嵌档 2), 123m (得 as itself), 789p,
+    # 999m pung 4, 11z own pair 2 = 12 → 32; 梅 1 (a 得 held: no 无得) → 70. P1: 7777z quad = 中 暗刻 8; 中 + 夏 → 120.
+    # P2 (West): 暗杠 of its own wind: 腊子 500. P3: 1111p 暗杠 32 + White 4; White → 112 → 120
+    hands = {0: player("5555s67s12m3m789p11z", "p999m", "5f2f"), 1: player("7777z3m3m2568p147s29s4z", "", "6f"),
+             2: player("", "K3333z"), 3: player("22z468m3469p1348s", "K1111p", "5z")}
+    totals, net = table(hands, (0, "6s", "discard", 3), indicator="3m")
+    assert totals == [70, 120, 500, 120]
+    assert net == [21, -45, 69, -45]
+
+
+def test_table_honour_de_stands_as_a_character_for_qingyise():
+    # dealer 2 (P2 East, P3 South, P0 West, P1 North); 得 1z, an honour. P0 wins on P3's 5m: 123m 234m 456m (5m in the
+    # middle: 嵌档 2), 78m+得 = 789m, 99m, 555m pung 2 = 4 → 24; 清一色 4 (the 得 stands as a 萬) → 384 → 390.
+    # P1: 44z own pair 2 + 中 暗刻 8; 中 + 菊 → 120 (11z: 得). P2: 南 pung 4; 梅 → 50. P3: 發 明杠 16; 發 → 80
+    hands = {0: player("1223344678m5m99m1z", "p555m"), 1: player("11z44z777z258p134679s", "", "7f"),
+             2: player("369m134679p258s3z", "p222z", "5f"), 3: player("127m258p35679s34z", "k6666z")}
+    totals, net = table(hands, (0, "5m", "discard", 3), indicator="1z", dealer=2)
+    assert totals == [390, 120, 50, 80]
+    assert net == [117, -28, -49, -40]
+
+
+def test_table_kong_bloom_on_a_flower_replacement():
+    # 得 9s. P3 (North) self-draws 5s on a flower replacement (kong_replacement without a kong): 123p 456p 789m 234s
+    # 567s + 88m, two-sided: 自摸 2 → 22; 旁和 + 无得 + 冬 + 杠上开花 → 352 → 360. P0: 999p 暗刻 8 + 11z own pair 2;
+    # 春 + 梅 → 120. P1: 7777p 加杠 8 + White 4; White + 夏 → 128 → 130. P2: 33z own pair 2 + 發 暗刻 8; 發 + 竹 → 120
+    hands = {0: player("112234z999p8p135m246s", "", "1f5f"), 1: player("469m13p137899s24z", "a7777p", "6f5z"),
+             2: player("33z666z258m248p13569s", "", "8f"), 3: player("123p456p789m234s567s88m", "", "4f3f")}
+    totals, net = table(hands, (3, "5s", "self_draw"), indicator="9s", flags=("kong_replacement",))
+    assert totals == [120, 130, 120, 360]
+    assert net == [-37, -34, -37, 108]
+
+
+def test_table_robbed_kong_paired_with_a_de_as_a_fifth_copy():
+    # 得 4p. P1 (South) robs P2's 补杠 of 7s (P2 keeps 777s): 7s + 得 as a fifth 7s, 单吊 2, + 999m pung 4 → 26;
+    # 抢杠和 + 夏 → 104 → 110. P0: 南 暗杠 32 (not its own wind: no 腊子) + two White 8; 2 番 → 240.
+    # P2 (West): 777s pung 2 + 3333z quad = own-wind 暗刻 8; seat wind → 60. P3: a chow; 菊 → 40
+    hands = {0: player("369m1357p1468s16z", "K2222z", "55z"), 1: player("4p7s123m456m789p234s", "p999m", "6f"),
+             2: player("4p4p3333z258m16p59s", "p777s"), 3: player("", "c678p", "7f")}
+    totals, net = table(hands, (1, "7s", "rob_kong", 2), indicator="4p")
+    assert totals == [240, 110, 60, 40]
+    assert net == [27, 33, -27, -33]
+
+
+def test_table_de_makes_a_middle_wait_on_a_discard():
+    # 得 8s. P2 (West) wins on P1's 5p: 4p + 得 as 6p + 5p = 456p 嵌档 2, 234m 567m 123s, 99s, 111p pung 4 → 26;
+    # 竹 → 52 → 60. P0 (East): 中 pung 4 + 11z own pair 2 + 999p 暗刻 8 + White 4 → 38; 中 + White → 160 (8s8s: 得).
+    # P1: 666m 暗刻 4; 夏 → 48 → 50. P3 (North): 北 own 暗刻 8 + 發 pair 2; seat wind → 60
+    hands = {0: player("8s8s11z3z999p7p35m46s", "p777z", "5z"), 1: player("666m148m2568p35679s2z", "", "2f5f"),
+             2: player("4p8s5p234m567m123s99s", "p111p", "8f"), 3: player("444z66z3579m1346p247s")}
+    totals, net = table(hands, (2, "5p", "discard", 1), indicator="8s")
+    assert totals == [160, 50, 60, 60]
+    assert net == [15, -18, 18, -15]
+
+
+def test_table_hunyise_with_a_de_seat_wind_triplet_and_a_single_wait():
+    # dealer 3 (P3 East, P0 South, P1 West, P2 North); 得 3s. P1 wins on P0's 發: 33z+得 = West 暗刻 8, 66z 發 pair 2
+    # + 单吊 2, 234p 456p 789p + 123p chow → 32; seat wind + 混一色 2 → 256 → 260 (666z + 33z pair: 240). P0: 22z own
+    # pair 2 → 30 (3s: 得). P2: 北 pung 4 + 中 pung 4; 北 + 中 + 冬 → 224 → 230. P3: 東 明杠 16; 東 + 春 + 梅 → 290
+    hands = {0: player("22z1467m13589p1369s3s"), 1: player("33z3s234p456p789p66z", "c123p"),
+             2: player("1358m2467p59s", "p444z p777z", "4f"), 3: player("2589m6p124578s47z", "k1111z", "1f5f")}
+    totals, net = table(hands, (1, "6z", "discard", 0), indicator="3s", dealer=3)
+    assert totals == [30, 260, 230, 290]
+    assert net == [-72, 78, -12, 6]
+
+
+def test_table_two_de_pair_as_the_own_seat_wind_beside_two_non_winner_lazi():
+    # 得 9m. P0 (East) self-draws 5p: 123s 456s 789s 567p (two-sided) + 234m chow, and the 得 pair stands for 東, its
+    # own seat wind (§1 Wilds: not limited by the copies in play), 2 + 自摸 2 → 24; 旁和 + 2 得 + 春 → 192 → 200.
+    # P1 (South): 東 pung, 西 明杠, 北 暗刻, 南 + 得 as the own-wind pair: 四风会齐, 腊子 500. P2: 4 White: 腊子 500.
+    # P3 (North): 7777z quad = 中 暗刻 8; 中 + 冬 + 菊 → 224 → 230
+    hands = {0: player("123s456s789s567p9m9m", "c234m", "1f"), 1: player("2444z69m138p7s", "p111z k3333z"),
+             2: player("1578m24689p23589s16z", "", "5555z"), 3: player("47777z6z135m239p1469s", "", "4f7f")}
+    totals, net = table(hands, (0, "5p", "self_draw"), indicator="9m")
+    assert totals == [200, 500, 500, 230]
+    assert net == [60, 7, 7, -74]
+
+
+def test_table_flower_groups_indicator_with_winner_only_seat_flowers():
+    # indicator 3f, flower_groups 1357f/2468f: 得 1f 5f 7f; 5z 6z 7z special, so no 字牌. P2 (West) wins on P0's 6s:
+    # 24p+得 = 234p, 11m+得 = 111m 暗刻 8, 678s 345m + 789m chow, 99s; 發 4 → 32; 發 + 竹 + 2 得 → 256 → 260.
+    # P0: 東 own 暗刻 8 + White 4; 2 番 → 130 (7f: 得). P1: 999p pung 4 → 30 (winner-only seat flowers: 夏 蘭 nothing).
+    # P3 (North): 44z own pair 2 + 中 4; 中 → 52 → 60 (冬 nothing)
+    hands = {0: player("111234z7f258m369p147s", "", "5z"), 1: player("469m1357p123458s", "p999p", "2f6f"),
+             2: player("24p1f678s345m11m5f99s", "c789m", "6z8f"), 3: player("144z3578m12468p3679s", "", "4f7z")}
+    options = {"flower_groups": ["1357f", "2468f"], "seat_flower_fan_winner_only": True}
+    totals, net = table(hands, (2, "6s", "discard", 0), indicator="3f", options=options)
+    assert totals == [130, 30, 260, 60]
+    assert net == [-9, -39, 78, -30]
+
+
+def test_table_bao_payer_holding_a_concealed_kong():
+    # 得 6m; 包 applies. P3 (North) wins on P1's 3m: 123p 789s 345m 789m + 567p chow, 11s, two-sided:
+    # 旁和 + 无得 + 菊 → 160. P0: 555p 暗刻 4; 春 → 50. P2: 中 pung 4 + White 4; 中 + White + 秋 → 224 → 230.
+    # P1 (被包; its 9999p 暗杠 does not matter: T = 0) pays P3 3 × 16, P0 5, P2 23, and P2 the difference 18
+    hands = {0: player("145558p248m369s2347z", "", "1f"), 1: player("66m127m2368p245s1z", "K9999p"),
+             2: player("3459m78p13468s24z", "p777z", "5z3f"), 3: player("123p789s11s45m3m789m", "c567p", "7f")}
+    totals, net = table(hands, (3, "3m", "discard", 1), indicator="6m", context={"bao": BAO})
+    assert totals == [50, 0, 230, 160]
+    assert net == [5, -94, 41, 48]
+
+
+PE_HANDS = {0: player("2s2s1111m38m456p9s1347z"), 1: player("234m567m789p4s5s6s6s2s", "c123p", "2f5z"),
+            2: player("1379s469m2358p26z", "k8888s", "3f"), 3: player("", "p777z")}
+
+
+def test_table_patterns_exclude_de_voids_panghu_for_a_middle_wait():
+    # 得 2s. P1 (South) wins on P3's 5s with 4s5s6s6s+得: 345s (得 as 3s) + 66s is 旁和 (White 4 → 24 × 8 → 200), but
+    # patterns_exclude_de voids 旁和 with a 得 in a set (→ 100); best 456s (嵌档 2) + 6s+得 pair: 26; 夏 + White → 110.
+    # P0: 1111m quad = 暗刻 8 → 30. P2: 8888s 明杠 8; 秋 → 60. P3: 中 pung 4; 中 → 50
+    totals, net = table(PE_HANDS, (1, "5s", "discard", 3), indicator="2s", options={"patterns_exclude_de": True})
+    assert totals == [30, 110, 60, 50]
+    assert net == [-16, 33, -7, -10]
+
+
+def test_table_panghu_with_a_de_in_a_set_by_default():
+    # the same table with default options: the 345s (得 as 3s) + 66s reading keeps 旁和: White 4 → 24;
+    # 旁和 + 夏 + White → 192 → 200
+    totals, net = table(PE_HANDS, (1, "5s", "discard", 3), indicator="2s")
+    assert totals == [30, 200, 60, 50]
+    assert net == [-25, 60, -16, -19]
+
+
+def test_table_winner_with_two_heavy_kongs_on_the_last_tile():
+    # 得 5m; dealer P0 on a 3-streak; last_tile has no Wenling item. P2 (West) self-draws 4p: 北 暗杠 32 (not its own
+    # wind: no 腊子) + 9999p 加杠 16 + 678m 234p (two-sided) 123s 77s + 自摸 2 = 50 → 70; 无得 + 秋 → 280. P0: 5555p
+    # 暗杠 16 + White 4; White → 80. P1: 南 加杠 16; seat wind + 夏 → 150. P3: 發 pair 2 + 中 暗刻 8; 中 → 60
+    hands = {0: player("13558m678p249s13z", "K5555p", "5z"), 1: player("24679m138p1568s3z", "a2222z", "6f"),
+             2: player("678m23p4p77s", "K4444z a9999p c123s", "3f"), 3: player("166z777z3m2467p23579s")}
+    totals, net = table(hands, (2, "4p", "self_draw"), indicator="5m", streak=3, flags=("last_tile",))
+    assert totals == [80, 150, 280, 60]
+    assert net == [-33, -12, 84, -39]
+
+
+def test_table_three_de_lazi_with_the_win_tile_in_a_meld():
+    # 得 9p. P1 holds three 得: 腊子 500 with no complete hand (§3.3 Step 1), self-drawn with win.tile the 5m of its
+    # 555m pung. P0 (East): own-wind pung 4; 1 番 → 50. P2: White 4; 1 番 → 50. P3 (blank) → 20.
+    # coins 50 | 5, 5, 2: P0 −50 +3, P2 −50 +3, P3 −50 −3 −3
+    hands = {0: player("", "p111z"), 1: player("9p9p9p1357m2468s137z", "p555m"), 2: player("", "", "5z")}
+    totals, net = table(hands, (1, "5m", "self_draw"), indicator="9p")
+    assert totals == [50, 500, 50, 20]
+    assert net == [-47, 150, -47, -56]
+
+
+SD_HANDS = {0: player("111s888p12p33m66z4m4m", "p999m"), 1: player("1257m2469p3579s2223z", "", "2f"),
+            2: player("", "p333z", "5z"), 3: player("4m368m1357p2468s1477z")}
+
+
+def test_table_self_drawn_de_on_an_edge_wait_and_a_de_dragon_triplet():
+    # 得 4m. P0 (East) self-draws a 得: the drawn 得 as 3p beside 12p (靠柄 2), 66z+得 = 發 暗刻 8, 111s 暗刻 8,
+    # 888p 暗刻 4, 999m pung 4, 33m, 自摸 2 = 28 → 48; 發 + 2 得 + 自摸得 → 384 → 390. P1 (South): own-wind 暗刻 8;
+    # seat wind + 夏 → 120. P2 (West): 西 pung 4 + White 4; 2 番 → 120. P3: 中 pair 2 → 30 (its 4m: 得)
+    totals, net = table(SD_HANDS, (0, "4m", "self_draw"), indicator="4m")
+    assert totals == [390, 120, 120, 30]
+    assert net == [117, -30, -30, -57]
+
+
+def test_table_heaven_flag_changes_nothing_in_wenling():
+    # the previous table (dealer P0 self-draws a 得) with the heaven flag: Wenling has no 天和 item, so the totals
+    # and the net are unchanged
+    totals, net = table(SD_HANDS, (0, "4m", "self_draw"), indicator="4m", flags=("heaven",))
+    assert totals == [390, 120, 120, 30]
+    assert net == [117, -30, -30, -57]
