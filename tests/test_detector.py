@@ -180,6 +180,11 @@ def test_eval_with_label_fixes_scores_against_what_the_photos_show(tmp_path):
     assert result.returncode == 2
     assert result.stderr.strip() == (f"mjcam eval: {bad}:2: expected image, label index, labelled, shown and note, "
                                      "tab-separated")
+    bad.write_text(f"image\tlabel\tlabelled\tshown\tnote\n{photo.image.name}\t10\t1p\t1s\tthe wrong way\n")
+    result = subprocess.run([*MJCAM, "eval", str(tmp_path), "--label-fixes", str(bad)], capture_output=True, text=True)
+    label = tmp_path / "labels" / (photo.image.stem + ".txt")
+    assert result.returncode == 2
+    assert result.stderr.strip() == f"mjcam eval: {label}: label 10 is 1s, not 1p: the label fixes are for other labels"
 
 
 def test_valid_label_fixes_match_the_labels_they_mend():

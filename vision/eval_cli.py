@@ -62,7 +62,10 @@ def evaluate_folder(folder: Path, detector, names: list[str], accept: float, lim
         photo = read_photo(image_path)
         boxes, tiles = read_yolo_labels(label, names)
         if fixes and image_path.name in fixes:
-            boxes, tiles = mend_labels(boxes, tiles, fixes[image_path.name])
+            try:
+                boxes, tiles = mend_labels(boxes, tiles, fixes[image_path.name])
+            except ValueError as error:
+                raise ValueError(f"{label}: {error}") from None
         found = detector.detect(photo)
         scores.add(to_pixel_boxes(boxes, photo.width, photo.height), tiles, found, accept)
     return scores.summary()
