@@ -13,7 +13,6 @@ Nothing from ../shared is copied into the repository: `build/` is ignored by git
 from __future__ import annotations
 
 import argparse
-import csv
 import os
 from pathlib import Path
 
@@ -113,18 +112,19 @@ def build_real_crops(split: str, path: Path, jittered: int, seed: int = 0) -> No
 
 
 def build_tile_photo_crops(path: Path) -> None:
-    """The single-tile photos (upright faces, MIT): each photo is one tile face."""
+    """The single-tile photos (upright faces, MIT): each photo is one tile face (labels mended, `tile_photo_labels`)."""
+    from datasets.synth import tile_photo_labels
+
     root = SHARED / "data" / "tile-crops"
     crops, boxes, labels, up, group = [], [], [], [], []
-    with open(root / "labels.csv", newline="") as f:
-        for row in csv.DictReader(f):
-            image = cv2.imread(str(root / "images" / row["image"]))
-            height, width = image.shape[:2]
-            boxes.append(np.array([0, 0, width, height]))
-            crops.append(tile_crop(image, boxes[-1], pad=0.0))
-            labels.append(CLASS_NAMES.index(row["tile_code"]))
-            up.append(0.0)
-            group.append(row["image"])
+    for name, code in tile_photo_labels():
+        image = cv2.imread(str(root / "images" / name))
+        height, width = image.shape[:2]
+        boxes.append(np.array([0, 0, width, height]))
+        crops.append(tile_crop(image, boxes[-1], pad=0.0))
+        labels.append(CLASS_NAMES.index(code))
+        up.append(0.0)
+        group.append(name)
     save_crops(path, crops, boxes, labels, up, group)
 
 

@@ -777,12 +777,22 @@ def _art(kind: str, name: str) -> np.ndarray:
     return cv2.resize(image, (TEX_W, TEX_H), interpolation=cv2.INTER_AREA).astype(np.float32) / 255
 
 
+TILE_PHOTO_FIXES = {"133.jpg": "8p", "350.jpg": "9p"}
+"""Single-tile photos (`tile-crops`) labelled with another tile than they show, found by eye on 2026-12-01
+(every photo looked at): image → the tile shown (labelled 8m and 8p)."""
+
+
+def tile_photo_labels() -> list[tuple[str, str]]:
+    """(image file name, tile code) of every single-tile photo, its label mended where TILE_PHOTO_FIXES says."""
+    with open(SHARED_DATA / "tile-crops" / "labels.csv", newline="") as handle:
+        return [(row["image"], TILE_PHOTO_FIXES.get(row["image"], row["tile_code"])) for row in csv.DictReader(handle)]
+
+
 @lru_cache(maxsize=None)
 def _photos_by_code() -> dict[str, tuple[str, ...]]:
     out: dict[str, list[str]] = {}
-    with open(SHARED_DATA / "tile-crops" / "labels.csv", newline="") as handle:
-        for row in csv.DictReader(handle):
-            out.setdefault(row["tile_code"], []).append(row["image"])
+    for image, code in tile_photo_labels():
+        out.setdefault(code, []).append(image)
     return {code: tuple(names) for code, names in out.items()}
 
 
