@@ -840,11 +840,16 @@ def _parted(layout: Layout, detections: Detections) -> Layout:
     for row in layout.rows:
         out: list[tuple[int, ...]] = []
         for g in row:
-            parts = _meld_parts(g, detections.tiles, detections.sideways) if 6 <= len(g) <= 8 and not any(
-                i in layout.stacked or i in layout.stacked.values() for i in g) else None
+            parts = _meld_parts(g, detections.tiles, detections.sideways) \
+                if 6 <= len(g) <= 8 and not _on_stack(g, layout) else None
             out.extend(parts or [g])
         rows.append(tuple(out))
     return replace(layout, rows=tuple(rows))
+
+
+def _on_stack(group: tuple[int, ...], layout: Layout) -> bool:
+    """Whether a tile of the group lies on another or under one (`Layout.stacked`)."""
+    return any(i in layout.stacked or i in layout.stacked.values() for i in group)
 
 
 def _joining_strays(layout: Layout, detections: Detections) -> list[set[int]]:
@@ -1208,7 +1213,7 @@ def _lone_turned(layout: Layout, detections: Detections) -> np.ndarray:
     for g in (g for row in layout.rows for g in row if len(g) <= 2 and detections.sideways[list(g)].any()):
         codes = [detections.tiles[i] for i in g]
         part = len(g) == 2 and any(_is_meld_shape(codes + [code]) for code in TILE_INDEX if code not in FLOWERS)
-        if not part and not any(i in layout.stacked or i in layout.stacked.values() for i in g):
+        if not part and not _on_stack(g, layout):
             lone[list(g)] = detections.sideways[list(g)]
     return lone
 
