@@ -627,6 +627,15 @@ def test_claimed_melds_laid_touching_are_parted() -> None:
     assert hand.melds == ({"type": "chow", "tiles": "345m", "from": 3}, {"type": "pung", "tiles": "777p", "from": 3})
 
 
+def test_claimed_meld_laid_touching_a_meld_whose_sideways_tile_was_missed_is_parted() -> None:
+    # the pung's middle tile lies sideways but was not flagged: its box still shows it
+    detections = _with(laid((0, row("1m 2m 3m 4p 5p 6p 7s", "7s")), (1, row("3m* 4m 5m 7p 7p* 7p"))),
+                       sideways={12: False})
+    hand = group_hand(detections, "daishan")
+    assert (hand.concealed, hand.win_tile, hand.problems) == ("123m456p77s", "7s", ())
+    assert hand.melds == ({"type": "chow", "tiles": "345m", "from": 3}, {"type": "pung", "tiles": "777p", "from": 2})
+
+
 def test_tile_between_claimed_melds_laid_touching_is_left_out() -> None:
     hand = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s", "7s")), (1, row("1s 1s 1s* 6s 2m* 2m 2m"))), "daishan")
     assert (hand.concealed, hand.win_tile, hand.problems, hand.away) == ("123m456p77s", "7s", (), (11,))

@@ -819,14 +819,31 @@ def _peel_aside(row: tuple[tuple[int, ...], ...], tiles: tuple[str, ...],
 
 def _meld_parts(group: tuple[int, ...], tiles: tuple[str, ...], sideways: np.ndarray) -> list[tuple[int, ...]] | None:
     """The group parted, left to right, into two or more claimed melds (each of three or four tiles making a
-    pung, chow or kong, with one tile sideways), or None when it does not part so."""
+    pung, chow or kong, with at most one tile sideways, and one at least in the group), or None when it does
+    not part so."""
     if len(group) < 3:
         return [] if not group else None
+    if not any(sideways[i] for i in group):
+        return None
     for size in (3, 4):
         part = group[:size]
-        if len(part) == size and sum(bool(sideways[i]) for i in part) == 1 \
+        if len(part) == size and sum(bool(sideways[i]) for i in part) <= 1 \
                 and _is_meld_shape([tiles[i] for i in part]) and BACK not in (tiles[i] for i in part):
-            rest = _meld_parts(group[size:], tiles, sideways)
+            rest = _meld_parts(group[size:], tiles, sideways) if any(sideways[i] for i in group[size:]) \
+                else _plain_melds(group[size:], tiles)
+            if rest is not None:
+                return [part] + rest
+    return None
+
+
+def _plain_melds(group: tuple[int, ...], tiles: tuple[str, ...]) -> list[tuple[int, ...]] | None:
+    """The group parted, left to right, into melds of three or four face-up tiles, or None."""
+    if not group:
+        return []
+    for size in (3, 4):
+        part = group[:size]
+        if len(part) == size and _is_meld_shape([tiles[i] for i in part]) and BACK not in (tiles[i] for i in part):
+            rest = _plain_melds(group[size:], tiles)
             if rest is not None:
                 return [part] + rest
     return None
@@ -834,8 +851,9 @@ def _meld_parts(group: tuple[int, ...], tiles: tuple[str, ...], sideways: np.nda
 
 def _parted(layout: Layout, detections: Detections) -> Layout:
     """The layout with groups that are claimed melds laid touching (no gap between them) parted: a group of
-    six to eight tiles, none lying on another, that parts into melds each with one tile sideways (tried only
-    when the hand is not legal as read: such a group may also be another player's)."""
+    six to eight tiles, none lying on another, that parts into melds with at most one tile sideways each and
+    one at least among them (a flag can be missed; tried only when the hand is not legal as read: such a
+    group may also be another player's)."""
     rows = []
     for row in layout.rows:
         out: list[tuple[int, ...]] = []
