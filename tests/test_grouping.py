@@ -460,6 +460,14 @@ def test_flower_read_twice_is_a_double_left_out() -> None:
     assert read.away == (16,)
 
 
+def test_doubtful_middle_tile_of_three_is_no_double() -> None:
+    # without it, its two neighbours alone would set the row's usual spacing: at twice theirs, always a double
+    # (a hand turned by 40°: each box holds much of the table around its tile, so tiles are close for their size)
+    tiles = laid(DAISHAN, PUNG, (2.2, row("1f 2f 3f")), turn=40, reads={15: (0.45, (("1f", 0.25),))})
+    read = group_hand(tiles, "daishan")
+    assert (read.concealed, read.win_tile, read.melds, read.flowers, read.away) == (*CLEAN, "123f", ())
+
+
 def test_group_that_is_no_meld_is_left_out_when_the_hand_is_legal_without_it() -> None:
     read = group_hand(laid(DAISHAN, PUNG, (2.2, row("4m* 4m 3s 2s"))), "daishan")
     assert (read.concealed, read.win_tile, read.melds, read.problems) == (*CLEAN, ())

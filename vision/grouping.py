@@ -400,7 +400,9 @@ def _doubles(points: np.ndarray, scale: np.ndarray, confidence: np.ndarray, spot
     it, or lying between two tiles in line less than ``span`` usual spacings apart (a stacked tile lies
     off the line and stays). The usual spacing is the median over the tiles in line nearby of the spacing
     to the nearest neighbour, along the row; for a tile less sure than DOUBTFUL_READ and than its two
-    neighbours, the spacings without it (a short group with a double looks tightly spaced)."""
+    neighbours, the spacings without it (a short group with a double looks tightly spaced), or the photo's
+    when only those two neighbours are left in line (their own spacing would make any tile between them a
+    double)."""
     n = len(points)
     step = (points[None, :, :] - points[:, None, :]) / ((scale[None, :, None] + scale[:, None, None]) / 2)
     along = np.abs(step[..., 0])
@@ -408,11 +410,16 @@ def _doubles(points: np.ndarray, scale: np.ndarray, confidence: np.ndarray, spot
     neighbours = in_line & (along < DOUBLE_REACH)
     doubles: set[int] = set()
 
+    everywhere = np.where(neighbours, along, np.inf).min(1, initial=np.inf)
+    everywhere = everywhere[np.isfinite(everywhere)]
+
     def usual(i: int, without: set[int]) -> float | None:
         keep = np.ones(n, bool)
         keep[list(without)] = False
         nearest = np.where(neighbours & keep[None, :], along, np.inf).min(1)
         local = nearest[in_line[i] & (along[i] < 4 * DOUBLE_REACH) & keep & np.isfinite(nearest)]
+        if i in without and local.size < 3 and everywhere.size >= 3:
+            return float(np.median(everywhere))
         return float(np.median(local)) if local.size >= 2 else None
 
     for i in sorted(range(n), key=lambda k: float(confidence[k])):
