@@ -460,6 +460,13 @@ def test_flower_read_twice_is_a_double_left_out() -> None:
     assert read.away == (16,)
 
 
+def test_box_read_as_a_flower_is_left_out_where_none_are_played() -> None:
+    hand = laid((0, row("1m 2m 3m 5p 6p 7s 8s 9s 1z 1z 1z 5s 5s", "4p")), (2.2, row("8f")),
+                reads={14: (0.2, (("8s", 0.1),))})
+    read = group_hand(hand, "baicheng")
+    assert (read.concealed, read.win_tile, read.flowers, read.problems, read.away) == ("123m456p55789s111z", "4p", "", (), (14,))
+
+
 def test_doubtful_middle_tile_of_three_is_no_double() -> None:
     # without it, its two neighbours alone would set the row's usual spacing: at twice theirs, always a double
     # (a hand turned by 40°: each box holds much of the table around its tile, so tiles are close for their size)

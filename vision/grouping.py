@@ -1205,6 +1205,15 @@ def _misfits(reading: HandReading) -> list[set[int]]:
             and not _is_meld_shape(parse_tiles(reading.melds[g.meld]["tiles"]))]
 
 
+def _unplayed_flowers(reading: HandReading, detections: Detections) -> list[set[int]]:
+    """The doubtful reads (DOUBTFUL_READ) of flowers where the region plays none (Baicheng): false boxes or
+    misread tiles, left out only when that makes the hand legal (a sure flower is reported: rules chosen
+    wrong, or flowers left on the table)."""
+    flowers = {i for g in reading.groups if g.kind == "flowers" for i in g.tiles
+               if detections.confidence[i] < DOUBTFUL_READ}
+    return [flowers] if flowers and reading.region == "baicheng" else []
+
+
 def _walls(reading: HandReading) -> list[set[int]]:
     """The tiles of each concealed kong shown as four backs (a stretch of the wall looks the same; each is left
     out only when that makes the hand legal)."""
@@ -1268,7 +1277,8 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
     edge cuts off (`edge_slivers`). When the hand is not legal as read, the backs no concealed
     kong explains (`_odd_backs`, in the rows of each likely up direction of the hand), a likely double box
     (`_likely_doubles`), a group that reads as no meld (`_misfits`), a concealed kong of four backs
-    (`_walls`), a meld too many (`_extra_melds`) or a tile between claimed melds laid touching
+    (`_walls`), a meld too many (`_extra_melds`), the tiles read as flowers where none are played
+    (`_unplayed_flowers`) or a tile between claimed melds laid touching
     (`_joining_strays`) is left out, claimed melds laid touching are parted (`_parted`), or the flags of
     tiles alone in their group cleared (`_lone_turned`), if that makes it legal;
     a group that reads as no meld and runs out of the photo is left out in any case (a meld is laid whole).
@@ -1291,7 +1301,8 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
         trials = [(up, backs, detections, False) for up, backs in odd] \
             + [(layout.up, {double}, detections, False) for double in _likely_doubles(detections, layout, reading)] \
             + [(layout.up, misfit, detections, False)
-               for misfit in _misfits(reading) + _walls(reading) + _extra_melds(reading, layout)] \
+               for misfit in _misfits(reading) + _walls(reading) + _extra_melds(reading, layout)
+               + _unplayed_flowers(reading, detections)] \
             + [(layout.up, stray, detections, True) for stray in _joining_strays(layout, detections)]
         if _parted(layout, detections).rows != layout.rows:
             trials.append((layout.up, set(), detections, True))
