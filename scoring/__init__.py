@@ -30,7 +30,8 @@ from scoring.record import RULES, RecordError, Table, parse_table
 from scoring.region import Region, RegionInfo
 from scoring.tiles import brief
 
-__all__ = ["REGIONS", "RecordError", "RegionInfo", "Table", "is_winning_hand", "score_table", "validate_table"]
+__all__ = ["REGIONS", "RecordError", "RegionInfo", "Table", "check_setting", "is_winning_hand", "score_table",
+           "validate_table"]
 
 
 def _load_regions() -> dict[str, Region]:
@@ -64,6 +65,15 @@ def validate_table(record: Any) -> Table:
     table = parse_table(record, region.info)
     region.check(table)
     return table
+
+
+def check_setting(rules: Any, indicator: Any = None, options: Any = None) -> None:
+    """Raise RecordError (one line) when ``rules``, an ``indicator`` of the wrong kind for them (a Fuzhou 金
+    must be suited…) or ``options`` are not valid: the table's settings, checked before any hand is read."""
+    region = region_of(rules)
+    table = parse_table({"options": options, "indicator": indicator, "dealer": 0, "win": None,
+                         "players": [{"concealed": ""}] * 4}, region.info)
+    region.check_tiles(table)
 
 
 def score_table(record: Any) -> dict[str, Any]:

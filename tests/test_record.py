@@ -1,9 +1,10 @@
 """Record validation: every kind of invalid record is rejected with one line naming the problem."""
 import copy
+import re
 
 import pytest
 
-from scoring import RecordError, is_winning_hand, score_table, validate_table
+from scoring import RecordError, check_setting, is_winning_hand, score_table, validate_table
 from tests.records import player, record, rejected, winner_record
 
 GOOD = winner_record("daishan", "123456789m123p55s", "5s", "discard", seat=1, source=2)
@@ -184,3 +185,23 @@ def test_is_winning_hand():
         is_winning_hand("daishan", "0m", [])
     with pytest.raises(RecordError, match="unknown rules"):
         is_winning_hand("riichi", "11m", [])
+
+
+@pytest.mark.parametrize("rules, indicator, options, problem", [
+    ("fuzhou", "5z", None, "the 金 indicator must be a suited tile, got 5z"),
+    ("baicheng", "1f", None, "the 宝 indicator cannot be 1f"),
+    ("daishan", "5p", None, "daishan rules have no indicator"),
+    ("daishan", None, {"di": 0}, "option di must be a whole number"),
+    ("wenling", None, {"di": 2}, "unknown option 'di' for wenling rules"),
+    ("mars", None, None, "unknown rules 'mars'"),
+])
+def test_a_table_setting_is_checked_before_any_hand(rules: str, indicator: str | None, options: dict | None,
+                                                     problem: str) -> None:
+    with pytest.raises(RecordError, match=re.escape(problem)):
+        check_setting(rules, indicator, options)
+
+
+@pytest.mark.parametrize("rules, indicator, options", [("fuzhou", "5p", None), ("wenling", "1f", None),
+                                                       ("baicheng", "9s", {"di": 2}), ("daishan", None, {})])
+def test_a_valid_table_setting_passes(rules: str, indicator: str | None, options: dict | None) -> None:
+    check_setting(rules, indicator, options)
