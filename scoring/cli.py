@@ -10,7 +10,8 @@ import json
 import sys
 from typing import Any
 
-from scoring import REGIONS, RecordError, score_table
+from scoring import REGIONS, score_table
+from scoring.record import load_json
 from scoring.tiles import seat_wind
 
 _WIND_NAMES = {"1z": "East", "2z": "South", "3z": "West", "4z": "North"}
@@ -38,15 +39,14 @@ def run(args: argparse.Namespace) -> int:
 
 def _read(path: str) -> Any:
     try:
-        text = sys.stdin.read() if path == "-" else open(path, encoding="utf-8").read()
+        if path == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as file:
+                data = file.read()
     except OSError as error:
         raise OSError(f"cannot read {path}: {error.strerror or error}") from None
-    except UnicodeDecodeError:
-        raise RecordError(f"{path} is not UTF-8 text") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RecordError(f"{'standard input' if path == '-' else path} is not valid JSON: {error}") from None
+    return load_json(data, "standard input" if path == "-" else path)
 
 
 def breakdown(record: dict, result: dict) -> str:

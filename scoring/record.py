@@ -6,6 +6,7 @@ problem. Region-specific checks (tile counts, hand sizes, legal win, …) run af
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -96,6 +97,24 @@ class Table:
         return self.players[self.win.player] if self.win else None
 
 
+def load_json(data: str | bytes, source: str = "the record") -> Any:
+    """JSON text (bytes must be UTF-8; a leading byte-order mark is allowed) → its value; RecordError with one
+    line naming ``source`` when it is not UTF-8, not JSON, nested too deeply or holds a number too long."""
+    if isinstance(data, bytes):
+        try:
+            data = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise RecordError(f"{source} is not UTF-8 text") from None
+    try:
+        return json.loads(data.removeprefix("\ufeff"))
+    except RecursionError:
+        raise RecordError(f"{source} is not valid JSON: nested too deeply") from None
+    except json.JSONDecodeError as error:
+        raise RecordError(f"{source} is not valid JSON: {error}") from None
+    except ValueError:  # Python's limit on the digits of an integer
+        raise RecordError(f"{source} holds a number too long to be a table's") from None
+
+
 def parse_table(record: Any, info: RegionInfo) -> Table:
     """Parse a record whose ``rules`` is ``info``'s region; raise RecordError on the first problem."""
     _require(isinstance(record, dict), "the record must be a JSON object")
@@ -112,8 +131,9 @@ def parse_table(record: Any, info: RegionInfo) -> Table:
              "players must be a list of exactly four players (index = seat)")
     players = tuple(_player(p, seat, info) for seat, p in enumerate(players_field))
     win = _win(_field(record, "win"), info)
-    context = record.get("context") or {}
-    _require(isinstance(context, dict), "context must be an object")
+    context = record.get("context")
+    context = {} if context is None else context
+    _require(isinstance(context, dict), f"context must be an object, got {brief(context)}")
     # region-specific facts: those of other regions (or none) are ignored, as any field the scorer does not read
     context = {key: value for key, value in context.items() if key in info.context}
     return Table(info.key, options, dealer, players, win, streak, indicator, context)

@@ -197,6 +197,13 @@ class Region:
             raise RecordError(f"players[{win.player}].concealed is empty: the winner's tiles are required")
         if not self.win_tile_present(table):
             raise RecordError(f"win.tile {win.tile} is not among players[{win.player}]'s concealed tiles")
+        if win.by == "rob_kong":
+            # the robbed player held a pung of the tile and added the fourth, which the winner takes
+            shown = sum(t == win.tile for t in self.counted_tiles(table))
+            pung = any(m.kind == "pung" and m.tile == win.tile for m in table.players[win.source].melds)
+            if shown - 3 * pung > 1:
+                raise RecordError(f"{shown - 3 * pung} copies of {win.tile} besides the robbed pung: robbing a kong "
+                                  f"takes its fourth {win.tile}, so the winner can hold no other")
 
     def win_tile_present(self, table: Table) -> bool:
         return table.win.tile in table.players[table.win.player].concealed

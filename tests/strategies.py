@@ -126,8 +126,13 @@ def options_for(draw: Draw, rules: str) -> dict[str, Any]:
     return {o.name: draw(option_values(o)) for o in REGIONS[rules].options if draw(st.booleans())}
 
 
-def _win(draw: Draw, seat: int, tile: str, may_claim: bool) -> dict[str, Any]:
-    by = draw(st.sampled_from(["self_draw", "discard", "rob_kong"] if may_claim else ["self_draw"]))
+def _win(draw: Draw, seat: int, tile: str, may_claim: bool, wall: Wall) -> dict[str, Any]:
+    """A win on ``tile``; robbing a kong only when the wall holds its other three (the robbed pung, kept off
+    the table)."""
+    robbable = wall.left[tile] == 3
+    by = draw(st.sampled_from(["self_draw", "discard"] + ["rob_kong"] * robbable if may_claim else ["self_draw"]))
+    if by == "rob_kong":
+        wall.take([tile] * 3)
     win: dict[str, Any] = {"player": seat, "tile": tile, "by": by, "flags": []}
     if by != "self_draw":
         win["from"] = draw(st.sampled_from([s for s in range(4) if s != seat]))
@@ -161,7 +166,7 @@ def wenling_tables(draw: Draw, min_de: int = 0) -> dict[str, Any]:
         wall.put_back([concealed[index]])
         concealed[index] = wall.take([draw(st.sampled_from(de_left))])[0]
     tile = draw(st.sampled_from(concealed))
-    win = _win(draw, winner, tile, may_claim=tile not in roles.de)
+    win = _win(draw, winner, tile, may_claim=tile not in roles.de, wall=wall)
     if win["by"] == "self_draw" and draw(st.booleans()):
         win["flags"] = ["kong_replacement"] + (["after_special_kong"] if draw(st.booleans()) else [])
     laid = lambda: "".join(draw(some_of(wall, sorted(roles.specials) + [f for f in FLOWERS if f not in roles.de], 3)))
@@ -202,7 +207,7 @@ def daishan_tables(draw: Draw) -> dict[str, Any]:
     else:
         concealed, melds = draw(winning_hand(wall, 4, PLAYING_TILES))
     tile = draw(st.sampled_from(concealed))
-    win = _win(draw, winner, tile, may_claim=True)
+    win = _win(draw, winner, tile, may_claim=True, wall=wall)
     flags = []
     if win["by"] == "self_draw":
         flags += [f for f in ("last_tile", "kong_replacement") if draw(st.booleans())]
@@ -274,7 +279,7 @@ def fuzhou_tables(draw: Draw) -> dict[str, Any]:
         flags.append("rob_gold")
     else:
         tile = draw(st.sampled_from(concealed))
-        win = _win(draw, winner, tile, may_claim=tile != indicator)
+        win = _win(draw, winner, tile, may_claim=tile != indicator, wall=wall)
         if win["by"] != "self_draw" and golds and idle_gold(concealed, tile, indicator):
             win = {"player": winner, "tile": tile, "by": "self_draw", "flags": flags}
         win["flags"] = flags
@@ -369,7 +374,7 @@ def baicheng_tables(draw: Draw) -> dict[str, Any]:
     concealed += wall.take([pair, pair])
     tile = draw(st.sampled_from(concealed))
     assume(_baicheng_legal(blocks, pair, tile, options.get("hard_yaojiu", False)))
-    win = _win(draw, winner, tile, may_claim=True)
+    win = _win(draw, winner, tile, may_claim=True, wall=wall)
     flags: list[str] = []
     if win["by"] == "self_draw":
         if any(m["type"] in ("kong", "whirlwind") for m in melds) and draw(st.booleans()):

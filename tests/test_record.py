@@ -205,3 +205,19 @@ def test_a_table_setting_is_checked_before_any_hand(rules: str, indicator: str |
                                                        ("baicheng", "9s", {"di": 2}), ("daishan", None, {})])
 def test_a_valid_table_setting_passes(rules: str, indicator: str | None, options: dict | None) -> None:
     check_setting(rules, indicator, options)
+
+
+def test_robbing_a_kong_of_a_tile_the_winner_holds_another_of_is_impossible() -> None:
+    # spec §5.4 example 3: the robbed pung holds three, the robbing tile is the fourth
+    assert "robbing a kong takes its fourth 2p" in rejected(
+        winner_record("daishan", "1133557799m1122p", "2p", "rob_kong", flowers="1234f"))
+    robbed = record("daishan", {1: player("123456789m12p55s" + "3p"), 2: player("", "p3p3p3p")},
+                    (1, "3p", "rob_kong", 2))
+    assert score_table(robbed)["net"] == [0, 9, -9, 0]
+
+
+@pytest.mark.parametrize("context", [[], 0, False, ""])
+def test_context_that_is_no_object_is_refused(context: object) -> None:
+    rec = winner_record("wenling", "123m456m234p678s789p99m", "6s", indicator="1z")
+    rec["context"] = context
+    assert "context must be an object" in rejected(rec)

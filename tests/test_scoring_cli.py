@@ -69,6 +69,26 @@ def test_not_an_object():
     assert "must be a JSON object" in error_line(mjcam("-", stdin="[1, 2]"))
 
 
+def mjcam_bytes(*args: str, stdin: bytes) -> subprocess.CompletedProcess:
+    done = subprocess.run([str(MJCAM), "score", *args], input=stdin, capture_output=True, timeout=60)
+    return subprocess.CompletedProcess(done.args, done.returncode, done.stdout.decode(), done.stderr.decode())
+
+
+@pytest.mark.parametrize("data, problem", [
+    (b"[" * 100_000 + b"]" * 100_000, "standard input is not valid JSON: nested too deeply"),
+    (b'{"rules": "daishan", "dealer": ' + b"9" * 5000 + b"}", "standard input holds a number too long"),
+    (b'{"rules": "\xe9"}', "standard input is not UTF-8 text"),
+])
+def test_json_no_record_could_be(data, problem):
+    assert problem in error_line(mjcam_bytes("-", stdin=data))
+
+
+def test_a_record_saved_with_a_byte_order_mark_is_read(tmp_path):
+    path = tmp_path / "D2.json"
+    path.write_bytes(b"\xef\xbb\xbf" + (EXAMPLES / "D2.json").read_bytes())
+    assert json.loads(mjcam("--json", str(path)).stdout)["net"] == [0, 11, -11, 0]
+
+
 def test_drawn_hand_with_kong_payments_says_what_is_paid():
     from tests.records import player, record
 

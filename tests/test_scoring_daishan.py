@@ -142,7 +142,7 @@ def test_discard_is_paid_by_the_discarder_alone():
 
 
 def test_robbed_kong_scores_as_self_draw_and_the_robbed_player_pays_three_times():
-    assert net("123456789m123p55s", "5s", "rob_kong", source=0) == [-9, 9, 0, 0]
+    assert net("123456789m123p55s", "3p", "rob_kong", source=0) == [-9, 9, 0, 0]
 
 
 def test_stakes():
@@ -157,9 +157,12 @@ def test_the_winners_counts_are_named_apart_from_the_stakes():
 
 
 def test_formula_of_the_source_example_3():
-    # 拉杠胡 七小对 with 春夏秋冬 (the source's physically impossible example 3, used as a formula test):
-    # [(4 + 1) × 2 + (8 + 1) × 1] × 3 = 57
-    assert net("1133557799m1122p", "2p", "rob_kong", source=0, flowers="1234f") == [-57, 57, 0, 0]
+    # 拉杠胡 七小对 with 春夏秋冬 (the source's example 3): [(4 + 1) × 2 + (8 + 1) × 1] × 3 = 57. The hand is
+    # physically impossible (the robbed pung and the winner's pair make five 2p): refused; self-drawn, each of
+    # the three pays the 19 that the robbed player would pay three times
+    with pytest.raises(RecordError, match="robbing a kong takes its fourth 2p"):
+        net("1133557799m1122p", "2p", "rob_kong", source=0, flowers="1234f")
+    assert net("1133557799m1122p", "2p", "self_draw", flowers="1234f") == [-19, 57, -19, -19]
 
 
 def test_drawn_hand_pays_nothing():

@@ -39,6 +39,8 @@ CASES = {
     "five copies": (record("daishan", {1: player("123456789m123p55s"), 3: player("", "p555s")},
                            (1, "5s", "rob_kong", 3)),
                     "桌上有 5 张「五條」（最多 4 张；暗牌、副露、花牌和指示牌都算在内）"),
+    "a robbed kong's tile held twice": (daishan("123456789m123p55s", "5s", "rob_kong"),
+                                        "抢杠和抢的是杠的第四张「五條」（另三张在被抢的碰里），和牌一家不能另有「五條」（这里有 2 张）"),
     "winning tile not in the hand": (fuzhou(tile="9s"), "和牌张「九條」不在1号位的暗牌中"),
     "no concealed tiles": (daishan("", "5s"), "1号位没有暗牌：请填入和牌一家的牌"),
     "no indicator in the rules": (daishan(indicator="5p"), "岱山麻将没有指示牌（这里给了「五筒」）"),
