@@ -9,6 +9,7 @@ import argparse
 import importlib
 import os
 import sys
+from typing import NoReturn
 
 SUBCOMMANDS: dict[str, tuple[str, str]] = {
     "score": ("scoring.cli", "score a finished hand given as a table record (JSON)"),
@@ -19,15 +20,22 @@ SUBCOMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+class _Parser(argparse.ArgumentParser):
+    """Usage errors in one line (the usage itself is what --help is for)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    parser = argparse.ArgumentParser(prog="mjcam", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="mjcam", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, (_, help_text) in SUBCOMMANDS.items():
         sub.add_parser(name, help=help_text, add_help=False)
     known, _ = parser.parse_known_args(argv[:1] or ["--help"])
     module = importlib.import_module(SUBCOMMANDS[known.command][0])
-    sub_parser = argparse.ArgumentParser(prog=f"mjcam {known.command}", description=SUBCOMMANDS[known.command][1])
+    sub_parser = _Parser(prog=f"mjcam {known.command}", description=SUBCOMMANDS[known.command][1])
     module.add_arguments(sub_parser)
     args = sub_parser.parse_args(argv[1:])
     try:

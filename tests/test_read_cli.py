@@ -9,6 +9,7 @@ from argparse import Namespace
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from scoring import score_table
@@ -70,6 +71,20 @@ def test_contradicting_facts_are_refused() -> None:
         table_record(reading, facts(source=0), None, {})
 
 
+def test_a_flag_that_turns_on_the_dealer_asks_for_the_dealer() -> None:
+    reading = group_hand(laid(HAND, (1, row("9p* 9p 9p"))), "daishan")
+    with pytest.raises(ReadError, match="cannot score without: --dealer N$"):
+        table_record(reading, facts(self_draw=True, flag=["heaven"]), None, {})
+
+
+def test_the_winning_tile_given_overrides_the_tile_set_apart() -> None:
+    reading = group_hand(laid(HAND, (1, row("9p* 9p 9p"))), "daishan")
+    assert reading.win_tile == "5z"
+    assert table_record(reading, facts(self_draw=True, win_tile="1m"), None, {})["win"]["tile"] == "1m"
+    with pytest.raises(ReadError, match="--win-tile: bad tile string '5q'"):
+        table_record(reading, facts(self_draw=True, win_tile="5q"), None, {})
+
+
 def mjcam(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([str(MJCAM), "read", *args], capture_output=True, text=True, timeout=120)
 
@@ -78,6 +93,11 @@ def mjcam(*args: str) -> subprocess.CompletedProcess:
     (["no-such.jpg", "--rules", "daishan"], "mjcam read: no-such.jpg: no such file\n"),
     (["x.jpg", "--rules", "daishan", "--indicator", "5q"], "mjcam read: --indicator: bad tile string '5q'"),
     (["x.jpg", "--rules", "daishan", "--option", "di"], "mjcam read: --option takes KEY=VALUE, e.g. di=2, not 'di'\n"),
+    (["x.jpg", "--rules", "fuzhou", "--indicator", "5z"],  # the settings are checked before the photo is read
+     "mjcam read: the 金 indicator must be a suited tile, got 5z\n"),
+    (["x.jpg", "--rules", "daishan", "--option", "di=0"],
+     "mjcam read: option di must be a whole number from 1 to 1000000, got 0\n"),
+    (["x.jpg", "--rules", "mars"], "mjcam read: argument --rules: invalid choice: 'mars'"),
     (["x.jpg", "--rules", "wenling", "--score", "--non-winner"],
      "mjcam read: --score scores the photographed hand as the winner's: leave out --non-winner\n"),
 ])
@@ -85,6 +105,14 @@ def test_bad_input_is_one_line_with_status_2(args: list[str], message: str) -> N
     done = mjcam(*args)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.startswith(message) and done.stderr.count("\n") == 1
+
+
+def test_a_photo_with_no_tile_says_so(tmp_path: Path) -> None:
+    photo = tmp_path / "table.png"
+    cv2.imwrite(str(photo), np.full((480, 640, 3), 90, np.uint8))
+    done = mjcam(str(photo), "--rules", "daishan")
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"mjcam read: no tile was found in {photo}") and done.stderr.count("\n") == 1
 
 
 @pytest.mark.skipif(not MODELS_PRESENT, reason="no bundled model in models/")

@@ -106,3 +106,7 @@ def test_output_cut_short_by_its_reader_is_no_traceback():
     proc.stdout.close()
     assert proc.stderr.read() == ""
     assert proc.wait(timeout=60) == 1
+
+
+def test_a_usage_error_is_one_line():
+    assert "the following arguments are required: FILE" in error_line(mjcam())

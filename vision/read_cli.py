@@ -2,9 +2,9 @@
 
 Prints the player's part of a table record (concealed tiles, melds, flowers, winning tile) with the
 reader's problems, suggestions and what the photo cannot show (``needs``). With ``--score`` the missing
-facts come as flags, the other players are left blank (``""``) and the table is scored. An unreadable photo
-or missing facts exit with status 2, a hand that is no legal win as read with status 1, each with one line
-on stderr.
+facts come as flags, the other players are left blank (``""``) and the table is scored. An unreadable photo,
+a photo with no tile found, settings the rules refuse, and missing or impossible facts exit with status 2,
+a hand that is no legal win as read with status 1, each with one line on stderr.
 """
 from __future__ import annotations
 
@@ -23,6 +23,10 @@ FLAG_OF_NEED = {
     "indicator": "--indicator TILE",
     "dealer": "--dealer N",
 }
+
+
+DEALER_FLAGS = {"heaven", "earth"}
+"""Win flags that turn on who the dealer is (天和, 地胡): scored only with --dealer given."""
 
 
 class ReadError(ValueError):
@@ -53,12 +57,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from scoring import RecordError, check_setting
+
     try:
         indicator = _one_tile(args.indicator, "--indicator") if args.indicator else None
         options = _options(args.option)
+        try:
+            check_setting(args.rules, indicator, options)
+        except RecordError as error:
+            raise ReadError(str(error)) from None
         if args.score and args.non_winner:
             raise ReadError("--score scores the photographed hand as the winner's: leave out --non-winner")
         reading, photo, detections = _read(args.photo, args.rules, args.seat, indicator, options, not args.non_winner)
+        if not len(detections):
+            raise ReadError(f"no tile was found in {args.photo}: photograph the hand closer, the tiles filling "
+                            "the frame")
         if not args.score:
             from vision.read import reading_json
 
@@ -125,7 +138,7 @@ def table_record(reading: Any, args: argparse.Namespace, indicator: str | None,
         raise ReadError(f"--kong given {len(kongs)} times, but the photo shows {len(blanks)} face-down kong(s)")
     for meld, tile in zip(blanks, kongs):
         meld["tiles"] = format_tiles([tile] * 4)
-    win_tile = reading.win_tile or (_one_tile(args.win_tile, "--win-tile") if args.win_tile else None)
+    win_tile = _one_tile(args.win_tile, "--win-tile") if args.win_tile is not None else reading.win_tile
     if args.self_draw and args.source is not None:
         raise ReadError("give either --self-draw or --from SEAT, not both")
     if args.source == args.seat:
@@ -136,6 +149,8 @@ def table_record(reading: Any, args: argparse.Namespace, indicator: str | None,
              "indicator": indicator is not None, "dealer": args.dealer is not None}
     missing = [FLAG_OF_NEED[n.key] for n in reading.needs if n.required and not given.get(n.key, False)
                and n.key in FLAG_OF_NEED]
+    if DEALER_FLAGS & set(args.flag) and args.dealer is None and FLAG_OF_NEED["dealer"] not in missing:
+        missing.append(FLAG_OF_NEED["dealer"])
     missing += [f"--kong TILE (meld {player['melds'].index(m) + 1} is face down)" for m in blanks[len(kongs):]]
     if missing:
         raise ReadError("cannot score without: " + ", ".join(missing))
@@ -160,9 +175,9 @@ def _score(record: dict[str, Any], reading: Any, as_json: bool) -> int:
         return 1
     try:
         result = score_table(record)
-    except RecordError as error:
+    except RecordError as error:  # the hand passed the reader's checks: the facts given are at fault
         print(f"mjcam read: cannot score: {error}", file=sys.stderr)
-        return 1
+        return 2
     if as_json:
         print(json.dumps({"record": record, "result": result}, ensure_ascii=False))
     else:
