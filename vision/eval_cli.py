@@ -1,48 +1,76 @@
 """`mjcam eval DIR`: measure the bundled model on a YOLO-format folder (DIR/images, DIR/labels).
 
 Class indices of the labels are named by `--classes` (a classes.tsv with a `tile_code` column, a YOLO
-data.yaml, or a text file with one name per line), else by a classes.tsv / classes.txt in DIR or its parent,
-else by the project's 43 classes (tile codes, then `back`).
+data.yaml, or a text file with one name per line), else by a classes.tsv, classes.txt or data.yaml in DIR or
+its parent; with none of them the run stops (no class order is assumed).
 """
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import sys
 from pathlib import Path
 
 from vision.detections import CLASS_NAMES
 from vision.images import ImageError, read_photo
-from vision.metrics import DetectionScores, LabelFixes, mend_labels, read_label_fixes, read_yolo_labels, to_pixel_boxes
+from vision.metrics import (DetectionScores, LabelFixes, mend_labels, read_label_fixes, read_lines, read_yolo_labels,
+                            to_pixel_boxes)
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff"}
+CLASS_FILES = ("classes.tsv", "classes.txt", "data.yaml")
+
+
+def yaml_class_names(path: Path, lines: list[str]) -> list[str]:
+    """The `names` of a YOLO data.yaml: a flow list (`names: [a, b]`), or below `names:` a block list
+    (`- a`) or a mapping from class index to name (`0: a`)."""
+    lines = [line.split("#")[0].rstrip() for line in lines]
+    start = next((n for n, line in enumerate(lines) if line.startswith("names:")), None)
+    if start is None:
+        raise ValueError(f"{path}: no 'names:' line")
+    block = [line.strip() for line in itertools.takewhile(lambda line: not line or line[0].isspace(), lines[start + 1:])
+             if line.strip()]
+    value = " ".join([lines[start][len("names:"):], *block]).strip()
+    if value.startswith("[") and value.endswith("]"):
+        names = value[1:-1].split(",")
+    elif lines[start] == "names:" and block and all(item.startswith("-") for item in block):
+        names = [item[1:] for item in block]
+    elif lines[start] == "names:" and block and [i.split(":")[0] for i in block] == [str(i) for i in range(len(block))]:
+        names = [item.split(":", 1)[1] for item in block]
+    else:
+        raise ValueError(f"{path}:{start + 1}: expected 'names: [a, b, ...]', or below 'names:' lines '- a' or '0: a'")
+    return [name.strip().strip("'\"") for name in names if name.strip()]
 
 
 def class_names(folder: Path, classes: Path | None) -> list[str]:
     """The class name of each label index (see the module docstring for where they come from)."""
-    candidates = [classes] if classes else [
-        folder / "classes.tsv", folder.parent / "classes.tsv", folder / "classes.txt", folder.parent / "classes.txt"
-    ]
-    for path in candidates:
-        if path is None or not path.exists():
-            continue
-        lines = path.read_text(encoding="utf-8").splitlines()
-        if path.suffix == ".tsv":
-            header = lines[0].split("\t")
-            names = [line.split("\t")[header.index("tile_code")] for line in lines[1:] if line.strip()]
-        elif path.suffix in (".yaml", ".yml"):
-            import ast
-
-            text = path.read_text(encoding="utf-8")
-            start = text.index("names:") + len("names:")
-            names = [str(v) for v in ast.literal_eval(text[start:].strip().splitlines()[0])]
-        else:
-            names = [line.strip() for line in lines if line.strip()]
-        unknown = sorted(set(names) - set(CLASS_NAMES))
-        if unknown:
-            raise ValueError(f"{path}: classes {', '.join(unknown)} are not tile codes or 'back'")
-        return names
-    return list(CLASS_NAMES)
+    found = [classes] if classes else [d / name for name in CLASS_FILES for d in (folder, folder.parent)
+                                       if (d / name).is_file()]
+    if not found:
+        raise ValueError(f"{folder}: no class list ({', '.join(CLASS_FILES)}) in it or its parent; "
+                         "name one with --classes")
+    path = found[0]
+    lines = read_lines(path)
+    if path.suffix == ".tsv":
+        header = lines[0].split("\t") if lines else []
+        if "tile_code" not in header:
+            raise ValueError(f"{path}:1: expected a header line with a tile_code column")
+        column = header.index("tile_code")
+        cells = [(n, line.split("\t")) for n, line in enumerate(lines[1:], 2) if line.strip()]
+        short = next((n for n, row in cells if len(row) <= column), None)
+        if short:
+            raise ValueError(f"{path}:{short}: no tile_code cell")
+        names = [row[column] for _, row in cells]
+    elif path.suffix in (".yaml", ".yml"):
+        names = yaml_class_names(path, lines)
+    else:
+        names = [line.strip() for line in lines if line.strip()]
+    if not names:
+        raise ValueError(f"{path}: no class names")
+    unknown = sorted(set(names) - set(CLASS_NAMES))
+    if unknown:
+        raise ValueError(f"{path}: classes {', '.join(unknown)} are not tile codes or 'back'")
+    return names
 
 
 def evaluate_folder(folder: Path, detector, names: list[str], accept: float, limit: int | None = None,
@@ -51,31 +79,48 @@ def evaluate_folder(folder: Path, detector, names: list[str], accept: float, lim
     its labels, with the label errors in ``fixes`` (image file name → `read_label_fixes`) mended.
 
     mAP is computed over all the detector's candidates, as usual; tile accuracy over those whose score
-    reaches ``accept``, the operating threshold.
+    reaches ``accept``, the operating threshold. Every label file is read before the detector runs, so a bad
+    one (ValueError) stops the run before any work is done; a photo that cannot be read is reported on stderr
+    and left out, and counted as ``unreadable`` in the summary.
     """
-    scores = DetectionScores()
+    labelled = []
     images = sorted(p for p in (folder / "images").iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
     for image_path in images[:limit]:
         label = folder / "labels" / (image_path.stem + ".txt")
         if not label.exists():
             continue
-        photo = read_photo(image_path)
         boxes, tiles = read_yolo_labels(label, names)
         if fixes and image_path.name in fixes:
             try:
                 boxes, tiles = mend_labels(boxes, tiles, fixes[image_path.name])
             except ValueError as error:
                 raise ValueError(f"{label}: {error}") from None
+        labelled.append((image_path, boxes, tiles))
+    scores, unreadable = DetectionScores(), 0
+    for image_path, boxes, tiles in labelled:
+        try:
+            photo = read_photo(image_path)
+        except ImageError as error:
+            print(f"mjcam eval: {error}", file=sys.stderr, flush=True)
+            unreadable += 1
+            continue
         found = detector.detect(photo)
         scores.add(to_pixel_boxes(boxes, photo.width, photo.height), tiles, found, accept)
-    return scores.summary()
+    return {**scores.summary(), "unreadable": unreadable}
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    if not text.isdecimal() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive whole number, not {text!r}")
+    return int(text)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("folder", type=Path, help="a YOLO-format folder with images/ and labels/")
     parser.add_argument("--classes", type=Path, help="class names of the label indices")
     parser.add_argument("--json", action="store_true", help="print the metrics as JSON")
-    parser.add_argument("--limit", type=int, help="evaluate only the first N images")
+    parser.add_argument("--limit", type=positive_int, help="evaluate only the first N images")
     parser.add_argument("--label-fixes", type=Path, metavar="TSV",
                         help="label errors to mend first (image, label index, labelled, shown, note; "
                              "datasets/valid_label_fixes.tsv holds those found in the real valid split)")
@@ -93,15 +138,20 @@ def run(args: argparse.Namespace) -> int:
         fixes = read_label_fixes(args.label_fixes) if args.label_fixes else None
         detector = TileDetector(settings=DetectorSettings(conf=0.01), threads=args.threads)
         summary = evaluate_folder(args.folder, detector, names, DetectorSettings().conf, args.limit, fixes)
-    except (ValueError, ImageError, OSError) as error:
+    except ValueError as error:
         print(f"mjcam eval: {error}", file=sys.stderr)
         return 2
+    except OSError as error:
+        print(f"mjcam eval: {error.filename}: {error.strerror}" if error.filename else f"mjcam eval: {error}",
+              file=sys.stderr)
+        return 2
+    status = 1 if summary["unreadable"] else 0
     if args.json:
         print(json.dumps(summary, ensure_ascii=False))
-        return 0
+        return status
     print(f"{summary['photos']} photos, {summary['labelled_tiles']} labelled tiles")
     print(f"mAP50 {summary['mAP50']:.3f}   mAP50-95 {summary['mAP50-95']:.3f}   tile accuracy {summary['tile_accuracy']:.3f}")
     print("class  labelled  recall  AP50")
     for tile, row in summary["per_class"].items():
         print(f"{tile:5}  {row['labelled']:8}  {row['recall']:6.3f}  {row['AP50']:.3f}")
-    return 0
+    return status

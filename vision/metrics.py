@@ -1,13 +1,14 @@
 """Detection metrics on labelled photos: mAP50, mAP50-95, tile accuracy, per-class recall (pure numpy)."""
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from pathlib import Path
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from vision.detections import Detections
+from vision.detections import CLASS_NAMES, Detections
 
 IOU_THRESHOLDS = np.linspace(0.5, 0.95, 10)
 
@@ -118,19 +119,39 @@ class DetectionScores:
         }
 
 
+def read_lines(path: Path) -> list[str]:
+    """The lines of a UTF-8 text file; ValueError naming the file when it is not text."""
+    try:
+        return path.read_text(encoding="utf-8-sig").splitlines()
+    except UnicodeDecodeError:
+        raise ValueError(f"{path}: not a UTF-8 text file") from None
+
+
 def read_yolo_labels(path: Path, names: list[str]) -> tuple[np.ndarray, list[str]]:
-    """Boxes (normalised cx, cy, w, h) and class names of a YOLO label file; polygons become their min/max box."""
+    """Boxes (normalised cx, cy, w, h) and class names of a YOLO label file; polygons become their min/max box.
+    ValueError naming the file and line for a line that is neither, or whose class index is not one of ``names``."""
     boxes, tiles = [], []
-    for line in path.read_text().splitlines():
+    for n, line in enumerate(read_lines(path), 1):
         parts = line.split()
         if not parts:
             continue
-        values = [float(v) for v in parts[1:]]
+        if not parts[0].isdecimal() or int(parts[0]) >= len(names):
+            raise ValueError(f"{path}:{n}: class index {parts[0]!r} is not a whole number from 0 to {len(names) - 1} "
+                             f"(the class list has {len(names)} classes)")
+        try:
+            values = [float(v) for v in parts[1:]]
+        except ValueError:
+            values = [math.nan]
+        if not all(map(math.isfinite, values)):
+            raise ValueError(f"{path}:{n}: the coordinates {' '.join(parts[1:])!r} are not all finite numbers")
         if len(values) == 4:
             boxes.append(values)
-        else:
+        elif len(values) >= 6 and len(values) % 2 == 0:
             xs, ys = values[0::2], values[1::2]
             boxes.append([(min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2, max(xs) - min(xs), max(ys) - min(ys)])
+        else:
+            raise ValueError(f"{path}:{n}: {len(values)} coordinates: expected 4 for a box (cx cy w h) or an even "
+                             "number, at least 6, for a polygon (x y of each point)")
         tiles.append(names[int(parts[0])])
     return np.array(boxes, np.float32).reshape(-1, 4), tiles
 
@@ -140,17 +161,31 @@ LabelFixes = dict[int, tuple[str, "str | None"]]
 shows, or None for a second box on a tile already labelled)."""
 
 
+LABEL_FIXES_HEADER = ["image", "label", "labelled", "shown", "note"]
+
+
 def read_label_fixes(path: Path) -> dict[str, LabelFixes]:
-    """The label fixes of a TSV file, per image file name (columns: image, label, labelled, shown — '-' for a
-    second box — and note; lines starting with '#' are comments)."""
+    """The label fixes of a TSV file, per image file name (a header line, then columns image, label, labelled,
+    shown — '-' for a second box — and note; lines starting with '#' are comments). ValueError naming the file
+    and line for a wrong header, a malformed line, a tile that is not a tile code or 'back', a label fixed
+    twice, or no fixes at all."""
     fixes: dict[str, LabelFixes] = {}
-    lines = [(n, line) for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
-             if line.strip() and line[0] != "#"]
+    lines = [(n, line) for n, line in enumerate(read_lines(path), 1) if line.strip() and line[0] != "#"]
+    if not lines or lines[0][1].split("\t") != LABEL_FIXES_HEADER:
+        raise ValueError(f"{path}:{lines[0][0] if lines else 1}: expected the header line "
+                         f"{', '.join(LABEL_FIXES_HEADER)}, tab-separated")
+    if len(lines) == 1:
+        raise ValueError(f"{path}: no label fixes below the header")
     for n, line in lines[1:]:
         cells = line.split("\t")
-        if len(cells) != 5 or not cells[1].isdigit():
+        if len(cells) != 5 or not cells[1].isdecimal():
             raise ValueError(f"{path}:{n}: expected image, label index, labelled, shown and note, tab-separated")
         image, index, labelled, shown, _note = cells
+        if labelled not in CLASS_NAMES or shown not in (*CLASS_NAMES, "-"):
+            raise ValueError(f"{path}:{n}: the tiles labelled and shown must be tile codes or 'back' ('-' shown for "
+                             "a second box)")
+        if int(index) in fixes.get(image, {}):
+            raise ValueError(f"{path}:{n}: a second fix for label {index} of {image}")
         fixes.setdefault(image, {})[int(index)] = (labelled, None if shown == "-" else shown)
     return fixes
 
