@@ -6,11 +6,14 @@ import json
 import sys
 from pathlib import Path
 
+from vision.images import ImageError, Photo, read_photo  # before cv2 loads: it sets OpenCV's pixel limit
+
 import cv2
 import numpy as np
 
 from vision.detections import BACK, Detections
-from vision.images import ImageError, Photo, read_photo
+
+MAX_THREADS = 64
 
 
 def annotate(photo: Photo, detections: Detections) -> np.ndarray:
@@ -32,13 +35,56 @@ def annotate(photo: Photo, detections: Detections) -> np.ndarray:
     return image
 
 
+def _threads(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= MAX_THREADS:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number from 1 to {MAX_THREADS}")
+    return value
+
+
+def _fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value <= 1:  # NaN too
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number above 0 and at most 1")
+    return value
+
+
+def _file_ids(*paths: Path) -> set[tuple[int, int]]:
+    """Device and inode numbers of the files among ``paths`` that exist."""
+    ids: set[tuple[int, int]] = set()
+    for path in paths:
+        try:
+            status = path.stat()
+        except OSError:
+            continue
+        ids.add((status.st_dev, status.st_ino))
+    return ids
+
+
+def annotated_path(folder: Path, photo: Path, kept: set[tuple[int, int]]) -> Path:
+    """``folder/STEM.jpg``, else ``STEM-2.jpg``, ``STEM-3.jpg``…: the first that is none of the files ``kept``
+    (by device and inode: the photos read and the copies already written, never to be written over)."""
+    path, n = folder / f"{photo.stem}.jpg", 1
+    while _file_ids(path) & kept:
+        n += 1
+        path = folder / f"{photo.stem}-{n}.jpg"
+    return path
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("photos", nargs="+", type=Path, metavar="PHOTO")
     parser.add_argument("--json", action="store_true", help="one JSON object per photo per line")
-    parser.add_argument("--annotate", type=Path, metavar="DIR", help="write each photo with boxes and names drawn")
-    parser.add_argument("--conf", type=float, help="minimum tile score (default 0.35)")
-    parser.add_argument("--iou", type=float, help="non-maximum suppression IoU (default 0.6)")
-    parser.add_argument("--threads", type=int, help="ONNX Runtime threads")
+    parser.add_argument("--annotate", type=Path, metavar="DIR",
+                        help="write each photo with boxes and names drawn, as DIR/STEM.jpg (STEM-2.jpg… if taken)")
+    parser.add_argument("--conf", type=_fraction, help="minimum tile score, above 0 and at most 1 (default 0.35)")
+    parser.add_argument("--iou", type=_fraction, help="non-maximum suppression IoU, above 0 and at most 1 (default 0.6)")
+    parser.add_argument("--threads", type=_threads, help=f"ONNX Runtime threads, 1 to {MAX_THREADS}")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -46,14 +92,20 @@ def run(args: argparse.Namespace) -> int:
 
     from vision.detector import DetectorSettings, TileDetector
 
+    if args.annotate:
+        try:
+            args.annotate.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            print(f"mjcam detect: --annotate {args.annotate}: cannot make that folder ({error.strerror})",
+                  file=sys.stderr)
+            return 2
     settings = DetectorSettings()
     if args.conf is not None:
         settings = replace(settings, conf=args.conf)
     if args.iou is not None:
         settings = replace(settings, iou=args.iou)
     detector = TileDetector(settings=settings, threads=args.threads)
-    if args.annotate:
-        args.annotate.mkdir(parents=True, exist_ok=True)
+    kept = _file_ids(*args.photos)
     failures = 0
     for path in args.photos:
         try:
@@ -70,5 +122,11 @@ def run(args: argparse.Namespace) -> int:
             names = " ".join(t + ("*" if s else "") for t, s in zip(detections.tiles, detections.sideways))
             print(f"{path.name} ({photo.width}×{photo.height}): {len(detections)} tiles: {names}", flush=True)
         if args.annotate:
-            cv2.imwrite(str(args.annotate / (path.stem + ".jpg")), annotate(photo, detections))
+            target = annotated_path(args.annotate, path, kept)
+            try:
+                target.write_bytes(cv2.imencode(".jpg", annotate(photo, detections))[1].tobytes())
+            except OSError as error:
+                print(f"mjcam detect: {target}: cannot write the annotated photo ({error.strerror})", file=sys.stderr)
+                failures += 1
+            kept |= _file_ids(target)
     return 1 if failures else 0

@@ -10,13 +10,14 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from vision.images import Photo  # before cv2 loads: it sets OpenCV's pixel limit
+
 import cv2
 import numpy as np
 import onnxruntime as ort
 
 from vision.crops import box_aspects, crops_batch
 from vision.detections import BACK, CLASS_NAMES, Detections
-from vision.images import Photo
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 DETECTOR_MODEL = MODELS / "tile_detector.onnx"

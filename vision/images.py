@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import stat
 import struct
 from dataclasses import dataclass
 from pathlib import Path
@@ -9,6 +10,9 @@ from pathlib import Path
 os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", str(200_000_000))  # OpenCV's own decompression-bomb guard
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
+
+if "OPENCV_LOG_LEVEL" not in os.environ:  # a bad photo gets the project's one-line error, not OpenCV's log
+    cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_SILENT)
 
 MAX_BYTES = 20 * 1024 * 1024
 MAX_PIXELS = 100_000_000
@@ -71,13 +75,47 @@ def _jpeg_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
-def header_size(data: bytes, kind: str) -> tuple[int, int] | None:
-    """Width and height from the file header (JPEG, PNG), without decoding; None if not readable there."""
-    if kind == "PNG" and len(data) >= 24:
-        return struct.unpack(">II", data[16:24])
-    if kind == "JPEG":
-        return _jpeg_size(data)
+def _tiff_size(data: bytes) -> tuple[int, int] | None:
+    order = "<" if data.startswith(b"II") else ">"
+    (ifd,) = struct.unpack_from(order + "I", data, 4)
+    (count,) = struct.unpack_from(order + "H", data, ifd)
+    size: dict[int, int] = {}
+    for pos in range(ifd + 2, ifd + 2 + 12 * count, 12):
+        tag, kind = struct.unpack_from(order + "HH", data, pos)
+        if tag in (256, 257):  # ImageWidth, ImageLength: a SHORT or a LONG
+            size[tag] = struct.unpack_from(order + ("H" if kind == 3 else "I"), data, pos + 8)[0]
+    return (size[256], size[257]) if len(size) == 2 else None
+
+
+def _webp_size(data: bytes) -> tuple[int, int] | None:
+    chunk = data[12:16]
+    if chunk == b"VP8 ":  # lossy: 14-bit sizes after the frame tag and start code
+        width, height = struct.unpack_from("<HH", data, 26)
+        return width & 0x3FFF, height & 0x3FFF
+    if chunk == b"VP8L":  # lossless: 14-bit sizes less one, after the signature byte
+        (bits,) = struct.unpack_from("<I", data, 21)
+        return (bits & 0x3FFF) + 1, (bits >> 14 & 0x3FFF) + 1
+    if chunk == b"VP8X" and len(data) >= 30:  # extended: 24-bit canvas sizes less one
+        return int.from_bytes(data[24:27], "little") + 1, int.from_bytes(data[27:30], "little") + 1
     return None
+
+
+def header_size(data: bytes, kind: str) -> tuple[int, int] | None:
+    """Width and height from the file header, without decoding; None if not readable there."""
+    try:
+        if kind == "PNG":
+            return struct.unpack_from(">II", data, 16)
+        if kind == "JPEG":
+            return _jpeg_size(data)
+        if kind == "BMP":  # a 12-byte core header holds 16-bit sizes, later headers signed 32-bit ones
+            core = struct.unpack_from("<I", data, 14)[0] == 12
+            width, height = struct.unpack_from("<HH" if core else "<ii", data, 18)
+            return width, abs(height)
+        if kind == "TIFF":
+            return _tiff_size(data)
+        return _webp_size(data)
+    except struct.error:
+        return None
 
 
 def decode_photo(data: bytes, name: str = "image", work_side: int = WORK_SIDE) -> Photo:
@@ -85,16 +123,18 @@ def decode_photo(data: bytes, name: str = "image", work_side: int = WORK_SIDE) -
     if not data:
         raise ImageError(f"{name}: the file is empty")
     if len(data) > MAX_BYTES:
-        raise ImageError(f"{name}: the file is {len(data) / 2**20:.0f} MB, more than the {MAX_BYTES // 2**20} MB limit")
+        raise ImageError(f"{name}: the file is larger than the {MAX_BYTES // 2**20} MB limit")
     kind = image_format(data)
     if kind is None:
         raise ImageError(f"{name}: not an image (JPEG, PNG, WebP, BMP or TIFF expected)")
     size = header_size(data, kind)
-    if size and size[0] * size[1] > MAX_PIXELS:
+    if size is None:
+        raise ImageError(f"{name}: the image data is damaged or in an unsupported format")
+    if size[0] * size[1] > MAX_PIXELS:
         raise ImageError(f"{name}: {size[0]}×{size[1]} pixels is more than the {MAX_PIXELS // 10**6}-megapixel limit")
     buffer = np.frombuffer(data, np.uint8)
     flags = cv2.IMREAD_COLOR
-    if kind == "JPEG" and size:
+    if kind == "JPEG":
         for factor, reduced in ((8, cv2.IMREAD_REDUCED_COLOR_8), (4, cv2.IMREAD_REDUCED_COLOR_4), (2, cv2.IMREAD_REDUCED_COLOR_2)):
             if max(size) / factor >= work_side * REDUCED_DECODE_SHARE:
                 flags = reduced
@@ -125,12 +165,18 @@ def read_photo(path: str | Path, work_side: int = WORK_SIDE) -> Photo:
     """Read and decode a photo file, with a one-line ImageError when it cannot be used."""
     path = Path(path)
     try:
+        status = path.stat()
+        if stat.S_ISDIR(status.st_mode):
+            raise ImageError(f"{path}: is a directory, not an image")
+        if not stat.S_ISREG(status.st_mode):  # a pipe or a device could block or never end
+            raise ImageError(f"{path}: not a regular file")
+        if status.st_size > MAX_BYTES:
+            raise ImageError(f"{path}: the file is {status.st_size / 2**20:.1f} MB, larger than the "
+                             f"{MAX_BYTES // 2**20} MB limit")
         with open(path, "rb") as f:
             data = f.read(MAX_BYTES + 1)
     except FileNotFoundError:
         raise ImageError(f"{path}: no such file") from None
-    except IsADirectoryError:
-        raise ImageError(f"{path}: is a directory, not an image") from None
     except OSError as error:
         raise ImageError(f"{path}: cannot be read ({error.strerror})") from None
     return decode_photo(data, str(path), work_side)
