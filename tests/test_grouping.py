@@ -460,6 +460,12 @@ def test_flower_read_twice_is_a_double_left_out() -> None:
     assert read.away == (16,)
 
 
+def test_concealed_pair_with_a_misread_flag_is_the_concealed_part_when_everything_else_is_melded() -> None:
+    melds = (1, row("9p* 9p 9p", "2s* 2s 2s", "3m* 4m 5m", "7z* 7z 7z"))
+    hand = group_hand(_with(laid((0, row("1p 1p")), melds), sideways={0: True}), "daishan")  # no gap between them
+    assert (hand.concealed, hand.win_tile, len(hand.melds), hand.problems) == ("11p", "1p", 4, ())
+
+
 def test_box_read_as_a_flower_is_left_out_where_none_are_played() -> None:
     hand = laid((0, row("1m 2m 3m 5p 6p 7s 8s 9s 1z 1z 1z 5s 5s", "4p")), (2.2, row("8f")),
                 reads={14: (0.2, (("8s", 0.1),))})

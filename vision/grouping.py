@@ -650,6 +650,11 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
     marked = {g for g in groups if any(sideways[i] or tiles[i] == BACK for i in g) or len(base_of[g]) < len(g)}
     flowers = {g for g in groups if g not in marked and all(tiles[i] in aside for i in g)}
     plain = [g for g in groups if g not in marked and g not in flowers]
+    if not plain:  # a concealed part of one or two tiles (every other tile melded) with a misread flag
+        plain = [g for g in groups if g not in flowers and len(g) <= 2 and len(base_of[g]) == len(g)
+                 and BACK not in (tiles[i] for i in g)]
+        sideways = sideways.copy()
+        sideways[[i for g in plain for i in g]] = False
 
     def joins_by(g: tuple[int, ...]) -> str:
         if g in flowers or _meld_like(g, base_of.get(g, g), tiles, sideways, layout, home):
