@@ -11,11 +11,11 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from scoring import REGIONS, RecordError, score_table
+from scoring import REGIONS, RecordError, check_setting, score_table
 from scoring.tiles import TILE_INDEX, brief
 from vision.detections import CLASS_NAMES, Detections
 from vision.detector import DetectorSettings
-from vision.images import MAX_BYTES, ImageError, Photo, decode_photo
+from vision.images import MAX_BYTES, MAX_PIXELS, ImageError, Photo, decode_photo
 from webui import TOO_LARGE, ModelError
 from webui.reader_text import add_chinese
 from webui.scorer_text import refusal_in_chinese
@@ -92,7 +92,8 @@ class ReadRequest:
 def _read_request(values: Any) -> ReadRequest:
     """The fields of a read request, from a form, a query or a JSON object: ``rules``, ``seat`` (default 0),
     ``indicator`` (a tile code), ``options`` (a JSON object, or its text) and ``winner`` (true or false,
-    default true); each of the wrong type is refused."""
+    default true); each of the wrong type is refused, and an indicator or options the rules do not allow
+    with the scorer's line (`scoring.check_setting`), before any photo is read."""
     rules = values.get("rules")
     if rules in (None, ""):
         rules = None
@@ -106,35 +107,22 @@ def _read_request(values: Any) -> ReadRequest:
         indicator = None
     elif not isinstance(indicator, str) or indicator not in TILE_INDEX:
         raise ApiError(400, f"indicator must be one tile code such as 5p, got {brief(indicator)}")
-    elif rules is not None and REGIONS[rules].indicator is None:
-        raise ApiError(400, f"{rules} rules have no indicator (got {indicator})")
     options = values.get("options")
     if isinstance(options, str):
-        try:
-            options = json.loads(options) if options else None
-        except ValueError as error:
-            raise ApiError(400, f"options must be a JSON object: {error}") from None
-    if options is not None:
-        if not isinstance(options, dict):
-            raise ApiError(400, f"options must be a JSON object, got {brief(options)}")
-        _check_options(rules, options)
+        options = _loads(options, "options must be a JSON object") if options else None
+    if options is not None and not isinstance(options, dict):
+        raise ApiError(400, f"options must be a JSON object, got {brief(options)}")
+    if rules is None and options:
+        raise ApiError(400, "options need rules: they are the options of one region's rules")
     winner = values.get("winner", True)
     if not (isinstance(winner, bool) or winner in ("true", "false")):
         raise ApiError(400, f"winner must be true or false, got {brief(winner)}")
-    return ReadRequest(rules, int(seat_text), indicator, options, winner in (True, "true"))
-
-
-def _check_options(rules: str | None, options: dict[str, Any]) -> None:
-    if rules is None and options:
-        raise ApiError(400, "options need rules: they are the options of one region's rules")
-    known = {option.name: option for option in REGIONS[rules].options} if rules else {}
-    for name, value in options.items():
-        if name not in known:
-            raise ApiError(400, f"unknown option {name!r} for {rules} rules (known: {', '.join(known)})")
+    if rules is not None:
         try:
-            known[name].parse(value)
+            check_setting(rules, indicator, options)
         except RecordError as error:
             raise ApiError(400, str(error)) from None
+    return ReadRequest(rules, int(seat_text), indicator, options, winner in (True, "true"))
 
 
 def read_photo_payload(photo: Photo, how: ReadRequest) -> dict[str, Any]:
@@ -154,11 +142,8 @@ def _hand_answer(detections: Detections, how: ReadRequest, frame: tuple[int, int
     Chinese (``hand.problems_zh``, ``suggestions[].text_zh``, `webui.reader_text.add_chinese`)."""
     from vision.grouping import group_hand
 
-    try:
-        reading = group_hand(detections, how.rules, seat=how.seat, indicator=how.indicator, options=how.options,
-                             frame=frame, winner=how.winner).to_json()
-    except RecordError as error:  # options or an indicator the rules do not allow
-        raise ApiError(400, str(error)) from None
+    reading = group_hand(detections, how.rules, seat=how.seat, indicator=how.indicator, options=how.options,
+                         frame=frame, winner=how.winner).to_json()
     suggestions, needs = reading.pop("suggestions"), reading.pop("needs")
     add_chinese(reading, suggestions)
     return {"hand": reading, "suggestions": suggestions, "needs": needs}
@@ -182,6 +167,9 @@ def detect() -> Any:
 MAX_GROUP_TILES = DetectorSettings.max_tiles
 """The most tiles the detector finds in a photo: a longer list is refused before grouping (whose time grows
 about with the cube of the number of tiles)."""
+MAX_ALTERNATIVES = 3
+"""The detector gives each tile its next 3 likeliest classes; the reader tries each of them in turn, so a tile
+with more is refused."""
 
 
 @api.post("/group")
@@ -198,38 +186,63 @@ def group() -> Any:
         raise ApiError(400, "rules are needed to read the tiles into a hand")
     detections = _detections(body.get("tiles"))
     size = body.get("width"), body.get("height")
-    if not all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in size):
-        raise ApiError(400, "width and height must be the photo's size in pixels (whole numbers above 0)")
+    if not (all(isinstance(v, int) and not isinstance(v, bool) and v > 0 for v in size)
+            and size[0] * size[1] <= MAX_PIXELS):
+        raise ApiError(400, "width and height must be the photo's size in pixels "
+                            f"(whole numbers above 0, at most {MAX_PIXELS // 10**6} megapixels together)")
     with _services().reading_slots:
         return jsonify(_hand_answer(detections, how, size))
 
 
 def _detections(tiles: Any) -> Detections:
+    """``tiles`` as /api/detect answers them, each field checked: no more than the detector gives
+    (MAX_GROUP_TILES tiles, MAX_ALTERNATIVES alternatives each), known tile codes, numbers in their range."""
     if not isinstance(tiles, list) or len(tiles) > MAX_GROUP_TILES:
         raise ApiError(400, f"tiles must be a list of at most {MAX_GROUP_TILES} detections as /api/detect gives them")
     for i, tile in enumerate(tiles):
         box = tile.get("box") if isinstance(tile, dict) else None
-        if not (isinstance(box, list) and len(box) == 4 and all(_is_number(v) for v in box)):
-            raise ApiError(400, f"tiles[{i}] needs a box [x1, y1, x2, y2] of numbers")
+        if not (isinstance(box, list) and len(box) == 4 and all(_in_range(v, -1e9, 1e9) for v in box)
+                and box[0] < box[2] and box[1] < box[3]):
+            raise ApiError(400, f"tiles[{i}] needs a box [x1, y1, x2, y2] of numbers, x1 < x2 and y1 < y2")
         if tile.get("tile") not in CLASS_NAMES:
             raise ApiError(400, f"tiles[{i}] needs a tile: a tile code such as 5p, or back")
+        for name, high in (("confidence", 1), ("score", 1), ("angle", 360)):
+            if name in tile and not _in_range(tile[name], 0, high):
+                raise _not_detection(i, name, f"a number from 0 to {high}", tile[name])
+        if not isinstance(tile.get("sideways", False), bool):
+            raise _not_detection(i, "sideways", "true or false", tile["sideways"])
+        alternatives = tile.get("alternatives", [])
+        if not (isinstance(alternatives, list) and len(alternatives) <= MAX_ALTERNATIVES and all(
+                isinstance(pair, list) and len(pair) == 2 and pair[0] in CLASS_NAMES and _in_range(pair[1], 0, 1)
+                for pair in alternatives)):
+            raise _not_detection(i, "alternatives",
+                                 f"at most {MAX_ALTERNATIVES} pairs [tile code, probability from 0 to 1]", alternatives)
+    return Detections.from_json(tiles)
+
+
+def _not_detection(i: int, name: str, expected: str, value: Any) -> ApiError:
+    return ApiError(400, f"tiles are not detections as /api/detect gives them: tiles[{i}].{name} must be {expected}, "
+                         f"got {brief(value)}")
+
+
+def _in_range(value: Any, low: float, high: float) -> bool:
+    """A JSON number (not a boolean) from ``low`` to ``high``: never NaN, an infinity or an integer too large for
+    a float."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and low <= value <= high
+
+
+def _loads(text: str | bytes, what: str) -> Any:
+    """``text`` parsed as JSON; malformed or too deeply nested JSON is refused with one line after ``what``."""
     try:
-        return Detections.from_json(tiles)
-    except (TypeError, ValueError) as error:
-        raise ApiError(400, f"tiles are not detections as /api/detect gives them: {error}") from None
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and abs(value) < 1e9
+        return json.loads(text)
+    except RecursionError:
+        raise ApiError(400, f"{what}: nested too deeply") from None
+    except ValueError as error:
+        raise ApiError(400, f"{what}: {error}") from None
 
 
 def _json_body() -> Any:
-    try:
-        return json.loads(request.get_data())
-    except RecursionError:
-        raise ApiError(400, "malformed JSON: nested too deeply") from None
-    except ValueError as error:
-        raise ApiError(400, f"malformed JSON: {error}") from None
+    return _loads(request.get_data(), "malformed JSON")
 
 
 @api.post("/score")

@@ -8,6 +8,7 @@ its own frame rate, like a live camera, and the camera ends with it.
 """
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections import OrderedDict
@@ -18,7 +19,10 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.images import WORK_SIDE, Photo, decode_photo
+from vision.images import WORK_SIDE, Photo, decode_photo, image_format
+
+os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # FFmpeg's own log off (read when OpenCV first opens a
+# video through it): a file it cannot read would print its lines before the one line that says why
 
 
 class CameraError(ValueError):
@@ -45,7 +49,9 @@ REOPEN_SECONDS = 2.0
 
 
 def parse_source(text: str) -> int | str:
-    """A device index for digits, otherwise the file path or stream URL itself."""
+    """A device index for digits, otherwise the file path or stream URL itself; CameraError when empty."""
+    if not text:
+        raise CameraError("camera source is empty (give a device index, a video file or a URL)")
     return int(text) if text.isdigit() else text
 
 
@@ -81,8 +87,14 @@ class Camera:
         self.source = source
         self.settings = settings
         self.is_file = isinstance(source, str) and "://" not in source
-        if self.is_file and not Path(source).is_file():
-            raise CameraError(f"camera source {source}: no such file (give a device index, a video file or a URL)")
+        if self.is_file:
+            if not Path(source).is_file():
+                raise CameraError(f"camera source {source}: no such file (give a device index, a video file or a URL)")
+            with open(source, "rb") as file:
+                kind = image_format(file.read(16))
+            if kind:
+                raise CameraError(f"camera source {source}: a still {kind} image, not a video (give a device index, "
+                                  "a video file or a URL)")
         self._video = self._open()
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -101,9 +113,16 @@ class Camera:
         self._error: str | None = None
 
     def _open(self) -> cv2.VideoCapture:
+        """The source opened and checked to give a frame (a file is opened again, to play from its first frame)."""
         video = cv2.VideoCapture(self.source)
         if not video.isOpened():
             raise CameraError(f"camera source {self.source}: OpenCV cannot open it")
+        if not video.read()[0]:
+            video.release()
+            raise CameraError(f"camera source {self.source}: OpenCV opens it but reads no frame from it")
+        if self.is_file:
+            video.release()
+            video = cv2.VideoCapture(self.source)
         return video
 
     # -- thread -----------------------------------------------------------------------------------

@@ -71,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     if args.threads < 1:
         return _fail(f"threads must be at least 1, got {args.threads}")
     try:
-        camera = Camera(parse_source(args.camera)) if args.camera else None
+        camera = Camera(parse_source(args.camera)) if args.camera is not None else None
     except CameraError as error:
         return _fail(str(error))
     app = create_app(config={"CAMERA": camera})
@@ -82,8 +82,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         server = waitress.create_server(app, host=args.host, port=args.port, threads=args.threads,
                                         max_request_body_size=UPLOAD_BODY_LIMIT, ident="mjcam")
-    except OSError as error:
-        return _fail(f"cannot listen on {args.host}:{args.port} ({error.strerror or error})")
+    except (OSError, ValueError) as error:  # ValueError: a host waitress cannot parse
+        return _fail(f"cannot listen on {args.host}:{args.port} ({getattr(error, 'strerror', None) or error})")
     server.channel_class = JsonErrorChannel
     port = server.effective_port
     shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
