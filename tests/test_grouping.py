@@ -278,6 +278,20 @@ def test_changing_either_of_two_alike_tiles_to_the_same_face_is_one_suggestion()
     assert hand.suggestions[0].probability == 1.0  # 0.6 and 0.4 of the two ways, summed
 
 
+def test_no_more_than_max_corrections_are_tried(monkeypatch: pytest.MonkeyPatch) -> None:
+    import vision.consistency as consistency
+
+    reads_made = []
+    read_layout = consistency.read_layout
+    monkeypatch.setattr(consistency, "read_layout", lambda *a, **k: reads_made.append(1) or read_layout(*a, **k))
+    rows = [(0, row("1s 2m 3m 4p 5p 6p 7s 8s 9s 5z", "5z")), PUNG, (2.2, row("1f 2f 3f 4f 5f 6f 7f 8f")),
+            (3.4, row("1f 2f 3f 4f 5f 6f 7f 8f"))]  # 30 doubtful tiles, 3 alternatives each: 118 corrections
+    n = len(laid(*rows))
+    doubtful = {i: (0.05, tuple((code, 0.04) for code in ("1p", "2p", "3p"))) for i in range(n)}
+    assert group_hand(laid(*rows, reads=doubtful), "daishan").problems
+    assert len(reads_made) == consistency.MAX_CORRECTIONS
+
+
 def test_doubtful_tile_suggests_its_alternative_with_probability() -> None:
     doubtful = {4: (0.55, (("5p", 0.4), ("5s", 0.03)))}
     hand = group_hand(laid((0, row("1m 2m 3m 4p 6p 6p 7s 8s 9s 5z", "5z")), PUNG, reads=doubtful), "daishan")

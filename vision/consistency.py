@@ -28,6 +28,9 @@ DOUBTFUL = 8
 """Single replacements (the likeliest first) that are paired up when two tiles may be wrong."""
 MIN_WEIGHT = 0.02
 """Corrections less likely than this, relative to the reading as it is, are not tried."""
+MAX_CORRECTIONS = 100
+"""At most this many corrections are tried, the likeliest first (each reads the whole photo again: a photo
+of hundreds of doubtful tiles would otherwise take minutes)."""
 
 
 def check_hand(reading: HandReading, *, indicator: str | None = None, options: dict[str, Any] | None = None,
@@ -123,8 +126,8 @@ def suggest(detections: Detections, layout: Layout, reading: HandReading, *, sea
     when the hand holds as many tiles as a winning hand or one more: each alternative of each tile of
     the hand, pairs of the DOUBTFUL likeliest of those, and, when it holds one too many or a tile fits no
     group, dropping each tile; corrections weighing less than MIN_WEIGHT of the reading as it is are not
-    tried. Corrections that make the same hand (dropping any one of three alike tiles) are one suggestion,
-    the likeliest of them with their probabilities summed.
+    tried, nor any beyond the MAX_CORRECTIONS likeliest. Corrections that make the same hand (dropping any
+    one of three alike tiles) are one suggestion, the likeliest of them with their probabilities summed.
     """
     size = reading.size
     want = scoring.REGIONS[reading.region].hand_size + reading.winner
@@ -152,7 +155,7 @@ def suggest(detections: Detections, layout: Layout, reading: HandReading, *, sea
             if (1 - real) / read_p >= MIN_WEIGHT:
                 trials.append(((1 - real) / read_p, ((i, None),)))
     found: list[tuple[float, tuple[tuple[int, str | None], ...], HandReading]] = []
-    for weight, changes in trials:
+    for weight, changes in sorted(trials, key=lambda trial: -trial[0])[:MAX_CORRECTIONS]:
         fixed = _apply(detections, layout, changes)
         trial = read_layout(fixed[0], fixed[1], detections.sideways, reading.region, seat=seat,
                             indicator=indicator, options=options, winner=reading.winner)
