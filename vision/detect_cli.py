@@ -35,7 +35,8 @@ def annotate(photo: Photo, detections: Detections) -> np.ndarray:
     return image
 
 
-def _threads(text: str) -> int:
+def thread_count(text: str) -> int:
+    """An argparse type: a whole number of threads from 1 to MAX_THREADS."""
     try:
         value = int(text)
     except ValueError:
@@ -84,7 +85,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="write each photo with boxes and names drawn, as DIR/STEM.jpg (STEM-2.jpg… if taken)")
     parser.add_argument("--conf", type=_fraction, help="minimum tile score, above 0 and at most 1 (default 0.35)")
     parser.add_argument("--iou", type=_fraction, help="non-maximum suppression IoU, above 0 and at most 1 (default 0.6)")
-    parser.add_argument("--threads", type=_threads, help=f"ONNX Runtime threads, 1 to {MAX_THREADS}")
+    parser.add_argument("--threads", type=thread_count, help=f"ONNX Runtime threads, 1 to {MAX_THREADS}")
 
 
 def run(args: argparse.Namespace) -> int:

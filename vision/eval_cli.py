@@ -12,6 +12,7 @@ import json
 import sys
 from pathlib import Path
 
+from vision.detect_cli import MAX_THREADS, thread_count
 from vision.detections import CLASS_NAMES
 from vision.images import ImageError, read_photo
 from vision.metrics import (DetectionScores, LabelFixes, mend_labels, read_label_fixes, read_lines, read_yolo_labels,
@@ -124,7 +125,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--label-fixes", type=Path, metavar="TSV",
                         help="label errors to mend first (image, label index, labelled, shown, note; "
                              "datasets/valid_label_fixes.tsv holds those found in the real valid split)")
-    parser.add_argument("--threads", type=int, help="ONNX Runtime threads")
+    parser.add_argument("--threads", type=thread_count, help=f"ONNX Runtime threads, 1 to {MAX_THREADS}")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@ import sys
 from waitress.channel import HTTPChannel
 from waitress.task import ErrorTask
 
+from vision.detect_cli import MAX_THREADS
 from webui import TOO_LARGE
 
 UPLOAD_BODY_LIMIT = 32 * 2**20
@@ -68,8 +69,8 @@ def run(args: argparse.Namespace) -> int:
 
     if not 0 <= args.port <= 65535:
         return _fail(f"port must be 0–65535, got {args.port}")
-    if args.threads < 1:
-        return _fail(f"threads must be at least 1, got {args.threads}")
+    if not 1 <= args.threads <= MAX_THREADS:
+        return _fail(f"threads must be 1–{MAX_THREADS}, got {args.threads}")
     try:
         camera = Camera(parse_source(args.camera)) if args.camera is not None else None
     except CameraError as error:
