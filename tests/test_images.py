@@ -78,6 +78,8 @@ def png_header_claiming(width: int, height: int) -> bytes:
         (png_header_claiming(30000, 30000), "megapixel limit"),
         (jpeg_bytes(marked_image())[:200], "damaged"),
         (b"\xff\xd8\xff" + b"\x00" * 100, "damaged"),
+        (b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + b"\x00" * 100, "HEIC/HEIF or AVIF photo"),
+        (b"\x00\x00\x00\x1cftypavif\x00\x00\x00\x00avifmif1" + b"\x00" * 100, "send it as JPEG"),
     ],
 )
 def test_bad_images_are_rejected_with_one_line(data, message):

@@ -100,6 +100,11 @@ def _webp_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
+HEIF_BRANDS = {b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"mif1", b"msf1", b"avif", b"avis"}
+"""The major brands of an ISO-media image file (its bytes 8–11, after ``ftyp``): HEIC/HEIF, as iPhones take
+photos by default, and AVIF; OpenCV's wheels decode neither."""
+
+
 def header_size(data: bytes, kind: str) -> tuple[int, int] | None:
     """Width and height from the file header, without decoding; None if not readable there."""
     try:
@@ -125,6 +130,9 @@ def decode_photo(data: bytes, name: str = "image", work_side: int = WORK_SIDE) -
     if len(data) > MAX_BYTES:
         raise ImageError(f"{name}: the file is larger than the {MAX_BYTES // 2**20} MB limit")
     kind = image_format(data)
+    if kind is None and data[4:8] == b"ftyp" and data[8:12] in HEIF_BRANDS:
+        raise ImageError(f"{name}: a HEIC/HEIF or AVIF photo, which cannot be read here: send it as JPEG (an iPhone "
+                         "takes JPEGs with Settings › Camera › Formats › Most Compatible)")
     if kind is None:
         raise ImageError(f"{name}: not an image (JPEG, PNG, WebP, BMP or TIFF expected)")
     size = header_size(data, kind)
