@@ -160,3 +160,8 @@ def test_a_host_waitress_cannot_use_is_one_line():
     assert run_failing("--host", "bad host!!", "--port", "0") == \
         "mjcam serve: cannot listen on bad host!!:0 (Invalid host/port specified.)"
 
+
+
+def test_a_setting_refused_comes_in_chinese_too(client):
+    response = post_image(client, b"not an image", rules="fuzhou", indicator="5z")
+    assert response.status_code == 400 and response.get_json()["error_zh"] == "金须是数牌，这里是「白」"

@@ -121,7 +121,7 @@ def _read_request(values: Any) -> ReadRequest:
         try:
             check_setting(rules, indicator, options)
         except RecordError as error:
-            raise ApiError(400, str(error)) from None
+            raise ApiError(400, str(error), refusal_in_chinese(str(error))) from None
     return ReadRequest(rules, int(seat_text), indicator, options, winner in (True, "true"))
 
 
