@@ -78,7 +78,11 @@ def test_regions_are_the_scorers(client):
     body = client.get("/api/regions").get_json()
     assert list(body) == list(REGIONS)
     for key, info in body.items():
-        assert info == REGIONS[key].to_dict()
+        assert {k: v for k, v in info.items() if k != "indicator_tiles"} == REGIONS[key].to_dict()
+    # the tiles each region's rules take as the indicator: any in Wenling, a suited one in Fuzhou, no flower in
+    # Baicheng, none in Daishan (which has no indicator)
+    assert {key: len(info["indicator_tiles"]) for key, info in body.items()} == {
+        "wenling": 42, "fuzhou": 27, "daishan": 0, "baicheng": 34}
     # what a score cannot go without, for a hand entered without a photo as for one read from a photo
     assert {key: info["asks"] for key, info in body.items()} == {
         "wenling": ["dealer", "indicator"], "daishan": [], "fuzhou": ["dealer", "indicator"], "baicheng": ["dealer"]}

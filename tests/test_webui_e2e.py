@@ -535,6 +535,20 @@ def test_changing_the_rules_regroups_the_hand_and_keeps_the_indicator(browser, s
     assert page.errors == []
 
 
+def test_an_indicator_the_new_rules_refuse_is_dropped_and_asked_again(browser, server):
+    page = open_page(browser, server, "wenling")
+    page.locator("#indicator-pick").click()
+    pick(page, "7z")  # 中 may be Wenling's 得, never Fuzhou's 金 (a suited tile)
+    page.select_option("#rules", "fuzhou")
+    expect(page.locator("#status")).to_contain_text("Red cannot be the 金 under these rules")
+    expect(page.locator("#indicator-tile .tile")).to_have_count(0)
+    upload(page, "hand_006")  # read, not refused for the indicator
+    page.locator("#indicator-pick").click()
+    expect(page.locator('#palette .tile[data-code="7z"]')).to_have_count(0)
+    expect(page.locator('#palette .tile[data-code="5p"]')).to_have_count(1)
+    assert page.errors == []
+
+
 def test_no_score_is_shown_until_the_player_says_how_the_hand_was_won(browser, server):
     page = open_page(browser, server, "daishan")
     expect(page.locator("#score-error")).to_be_hidden()  # nothing read yet: a hint, no error, no winner

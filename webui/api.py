@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
@@ -72,8 +73,21 @@ def health() -> Any:
 
 @api.get("/regions")
 def regions() -> Any:
-    """Every implemented region's metadata (names, hand size, options, flags, indicator…), by key."""
-    return jsonify({key: info.to_dict() for key, info in REGIONS.items()})
+    """Every implemented region's metadata (names, hand size, options, flags, indicator…), by key, with
+    ``indicator_tiles``: the tiles its rules take as the indicator (`scoring.check_setting`; none without one)."""
+    return jsonify({key: {**info.to_dict(), "indicator_tiles": _indicator_tiles(key)} for key, info in REGIONS.items()})
+
+
+@cache
+def _indicator_tiles(rules: str) -> list[str]:
+    def allowed(tile: str) -> bool:
+        try:
+            check_setting(rules, tile)
+        except RecordError:
+            return False
+        return True
+
+    return [tile for tile in TILE_INDEX if allowed(tile)]
 
 
 @dataclass(frozen=True)

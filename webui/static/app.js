@@ -894,7 +894,9 @@ function renderScore(result) {
 }
 
 // ------------------------------------------------------------------------------------------ dialogs
-function buildPalette(onPick, likely = []) {
+/** The tile palette: the ``likely`` codes first (with their probabilities), then each suit; ``allowed``: the
+ * only codes offered (null: all). */
+function buildPalette(onPick, likely = [], allowed = null) {
   const palette = $("palette");
   palette.replaceChildren();
   const row = (title, codes, probabilities = null) => {
@@ -917,7 +919,8 @@ function buildPalette(onPick, likely = []) {
   const seen = likely.filter(([code, p], i) => isTile(code) && (i === 0 || p >= SHOWN_ALTERNATIVE) && likely.findIndex(([other]) => other === code) === i);
   if (seen.length) row(t("likely"), seen.map(([c]) => c), seen.map(([, p]) => p));
   for (const suit of SUITS) {
-    row(t(`suit_${suit}`), TILE_CODES.filter((code) => code[1] === suit));
+    const codes = TILE_CODES.filter((code) => code[1] === suit && (!allowed || allowed.includes(code)));
+    if (codes.length) row(t(`suit_${suit}`), codes);
   }
 }
 
@@ -1024,6 +1027,16 @@ function openTileAdder(gid, title, det, focusAfter) {
   openDialog(dialog, focusAfter);
 }
 
+/** An indicator the rules now chosen do not take (a 金 is a suited tile, Baicheng's 宝 no flower…) is
+ * dropped, and asked for again: every photo would otherwise be refused with it (rules with no indicator
+ * keep it, unsent, for the next rules that have one). */
+function dropRefusedIndicator() {
+  const kept = state.indicator;
+  if (!kept || !region().indicator || region().indicator_tiles.includes(kept)) return; // kept, unsent, where none
+  Object.assign(state, { indicator: null, indicatorSaid: false });
+  setStatus(t("indicator_dropped", { tile: tileName(kept, state.lang), name: region().indicator }));
+}
+
 function openIndicatorPicker() {
   const dialog = $("tile-dialog");
   $("tile-dialog-title").textContent = t("indicator", { name: region().indicator });
@@ -1033,7 +1046,7 @@ function openIndicatorPicker() {
     dialog.close();
     render();
     regroup();
-  });
+  }, [], region().indicator_tiles);
   openDialog(dialog, ["#indicator-pick"], null);
 }
 
@@ -1357,6 +1370,7 @@ function setUpControls() {
   $("rules").addEventListener("change", () => {
     state.rules = $("rules").value;
     state.optionProblems = {};
+    dropRefusedIndicator();
     saveSettings();
     renderRegionFields();
     render();
@@ -1425,6 +1439,7 @@ function setUpControls() {
     restoreSnapshot(JSON.parse(undo.before));
     offerUndo(null);
     setStatus("");
+    dropRefusedIndicator();
     renderRegionFields();
     render();
     $("hand-title").focus(); // the hand brought back
