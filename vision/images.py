@@ -54,7 +54,7 @@ def image_format(data: bytes) -> str | None:
     for signature, name in _SIGNATURES.items():
         if data.startswith(signature) and (name != "WebP" or data[8:12] == b"WEBP"):
             return name
-    return None
+    return "AVIF" if data[4:8] == b"ftyp" and data[8:12] in (b"avif", b"avis") else None
 
 
 def _jpeg_size(data: bytes) -> tuple[int, int] | None:
@@ -75,15 +75,35 @@ def _jpeg_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
-def _tiff_size(data: bytes) -> tuple[int, int] | None:
-    order = "<" if data.startswith(b"II") else ">"
-    (ifd,) = struct.unpack_from(order + "I", data, 4)
-    (count,) = struct.unpack_from(order + "H", data, ifd)
-    size: dict[int, int] = {}
+def _jpeg_orientation(data: bytes) -> int:
+    """The EXIF orientation (1–8) of a JPEG, from its APP1 Exif segment; 1 when it has none."""
+    pos = 2
+    try:
+        while pos + 4 < len(data) and data[pos] == 0xFF and data[pos + 1] != 0xDA:  # up to the scan
+            (length,) = struct.unpack_from(">H", data, pos + 2)
+            if data[pos + 1] == 0xE1 and data[pos + 4 : pos + 10] == b"Exif\0\0":
+                return _first_ifd(data[pos + 10 : pos + 2 + length], {0x0112}).get(0x0112, 1)
+            pos += 2 + length
+    except struct.error:
+        pass
+    return 1
+
+
+def _first_ifd(tiff: bytes, tags: set[int]) -> dict[int, int]:
+    """The values of ``tags`` (each a SHORT or a LONG) in the first image directory of TIFF data."""
+    order = "<" if tiff.startswith(b"II") else ">"
+    (ifd,) = struct.unpack_from(order + "I", tiff, 4)
+    (count,) = struct.unpack_from(order + "H", tiff, ifd)
+    values: dict[int, int] = {}
     for pos in range(ifd + 2, ifd + 2 + 12 * count, 12):
-        tag, kind = struct.unpack_from(order + "HH", data, pos)
-        if tag in (256, 257):  # ImageWidth, ImageLength: a SHORT or a LONG
-            size[tag] = struct.unpack_from(order + ("H" if kind == 3 else "I"), data, pos + 8)[0]
+        tag, kind = struct.unpack_from(order + "HH", tiff, pos)
+        if tag in tags:
+            values[tag] = struct.unpack_from(order + ("H" if kind == 3 else "I"), tiff, pos + 8)[0]
+    return values
+
+
+def _tiff_size(data: bytes) -> tuple[int, int] | None:
+    size = _first_ifd(data, {256, 257})  # ImageWidth, ImageLength
     return (size[256], size[257]) if len(size) == 2 else None
 
 
@@ -100,9 +120,9 @@ def _webp_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
-HEIF_BRANDS = {b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"mif1", b"msf1", b"avif", b"avis"}
-"""The major brands of an ISO-media image file (its bytes 8–11, after ``ftyp``): HEIC/HEIF, as iPhones take
-photos by default, and AVIF; OpenCV's wheels decode neither."""
+HEIF_BRANDS = {b"heic", b"heix", b"heim", b"heis", b"hevc", b"hevx", b"mif1", b"msf1"}
+"""The major brands of a HEIC/HEIF image file (its bytes 8–11, after ``ftyp``), as iPhones take photos by
+default: OpenCV's wheels do not decode them (AVIF, the same container, they do)."""
 
 
 def header_size(data: bytes, kind: str) -> tuple[int, int] | None:
@@ -118,6 +138,9 @@ def header_size(data: bytes, kind: str) -> tuple[int, int] | None:
             return width, abs(height)
         if kind == "TIFF":
             return _tiff_size(data)
+        if kind == "AVIF":  # the image's spatial extents property: version and flags, then width and height
+            start = data.find(b"ispe", 0, 1 << 16)
+            return struct.unpack_from(">II", data, start + 8) if start >= 0 else None
         return _webp_size(data)
     except struct.error:
         return None
@@ -131,8 +154,8 @@ def decode_photo(data: bytes, name: str = "image", work_side: int = WORK_SIDE) -
         raise ImageError(f"{name}: the file is larger than the {MAX_BYTES // 2**20} MB limit")
     kind = image_format(data)
     if kind is None and data[4:8] == b"ftyp" and data[8:12] in HEIF_BRANDS:
-        raise ImageError(f"{name}: a HEIC/HEIF or AVIF photo, which cannot be read here: send it as JPEG (an iPhone "
-                         "takes JPEGs with Settings › Camera › Formats › Most Compatible)")
+        raise ImageError(f"{name}: a HEIC/HEIF photo, which cannot be read here: send it as JPEG (an iPhone takes "
+                         "JPEGs with Settings › Camera › Formats › Most Compatible)")
     if kind is None:
         raise ImageError(f"{name}: not an image (JPEG, PNG, WebP, BMP or TIFF expected)")
     size = header_size(data, kind)
@@ -162,7 +185,7 @@ def decode_photo(data: bytes, name: str = "image", work_side: int = WORK_SIDE) -
     full_height, full_width = image.shape[:2]
     if flags != cv2.IMREAD_COLOR:
         # a reduced decode: the original size is the header's, with axes swapped if EXIF turned the photo
-        full_width, full_height = size if (full_width >= full_height) == (size[0] >= size[1]) else size[::-1]
+        full_width, full_height = size[::-1] if _jpeg_orientation(data) in (5, 6, 7, 8) else size
     if max(image.shape[:2]) > work_side:
         scale = work_side / max(image.shape[:2])
         image = cv2.resize(image, (round(image.shape[1] * scale), round(image.shape[0] * scale)), interpolation=cv2.INTER_AREA)
