@@ -10,11 +10,14 @@ import pytest
 
 from datasets.real import REAL_DATA, dataset_tile_codes
 from mjcam.cli import main
-from vision.eval_cli import class_names
+from vision.eval_cli import CLASS_FILES, class_list, class_names
 
 VALID = REAL_DATA / "valid"
 PHOTOS = sorted((VALID / "images").iterdir())[:3]
 HEADER = "image\tlabel\tlabelled\tshown\tnote\n"
+YAML_FORMS = ("expected 'names: [a, b, ...]' or 'names: {0: a, 1: b, ...}', or below 'names:' lines '- a' "
+              "(indented or not) or '0: a'")
+CODES = dataset_tile_codes()
 
 
 @pytest.fixture
@@ -61,7 +64,16 @@ def test_folder_without_class_list_is_an_error(capsys, split):
     ("classes.tsv", "index\tdataset_name\ttile_code\n0\tbs1\n", "2: no tile_code cell"),
     ("classes.txt", "\n", " no class names"),
     ("data.yaml", "nc: 2\n", " no 'names:' line"),
-    ("data.yaml", "nc: 2\nnames: [1m, 2m\n", "2: expected 'names: [a, b, ...]', or below 'names:' lines '- a' or '0: a'"),
+    ("data.yaml", "nc: 2\nnames: [1m, 2m\n", f"2: {YAML_FORMS}"),
+    ("data.yaml", "names: [1m, , 2m]\n", f"1: {YAML_FORMS}"),
+    ("data.yaml", "names: {0: 1m, 1: 2m\n", f"1: {YAML_FORMS}"),
+    ("data.yaml", "names: {0: 1m, 2: 2m}\n", f"1: {YAML_FORMS}"),
+    ("data.yaml", "names: {0: 1m, 0: 2m}\n", f"1: {YAML_FORMS}"),
+    ("data.yaml", "nc: 2\nnames:\n  0: 1m\n  0: 2m\n", f"2: {YAML_FORMS}"),
+    ("data.yaml", "names:\n  - 1m\n  -\n  - 2m\n", f"1: {YAML_FORMS}"),
+    ("data.yaml", "names:\n- 1m\n  - 2m\n", f"1: {YAML_FORMS}"),
+    ("data.yaml", "names:\n- 1m\n- 2m\n  nc: 2\n", f"1: {YAML_FORMS}"),
+    ("data.yaml", "names:\n-1m\n", f"1: {YAML_FORMS}"),
 ])
 def test_bad_class_list_is_one_line_naming_it(capsys, split, name, text, message):
     path = split.parent / name
@@ -75,10 +87,76 @@ def test_bad_class_list_is_one_line_naming_it(capsys, split, name, text, message
                                                                    ", ".join(dataset_tile_codes()[20:])),
     "names:\n" + "".join(f"  - {code}\n" for code in dataset_tile_codes()) + "nc: 42\n",
     "names:\n" + "".join(f"  {i}: '{code}'\n" for i, code in enumerate(dataset_tile_codes())),
+    "names: [{}, ]\n".format(", ".join(CODES)),  # a trailing comma
+    # a block list at the key's indent, as yaml.safe_dump writes it
+    "path: ../datasets\nnames:\n" + "".join(f"- {code}\n" for code in CODES) + "nc: 42\n",
+    "names:\n\n" + "".join(f"- '{code}'  # class {i}\n" for i, code in enumerate(CODES)),
+    # a flow mapping from class index to name, quoted or not, on one line or more, in any key order
+    "names: {{{}}}\n".format(", ".join(f"{i}: '{code}'" for i, code in enumerate(CODES))),
+    "names: {{{}}}\nnc: 42\n".format(",\n  ".join(f"{i}: {code}" for i, code in enumerate(CODES))),
+    "names: {{{}}}\n".format(", ".join(f'{i}: "{code}"' for i, code in reversed(list(enumerate(CODES))))),
 ])
 def test_yolo_data_yaml_forms_are_read(tmp_path, text):
     (tmp_path / "data.yaml").write_text(text)
-    assert class_names(tmp_path / "valid", None) == dataset_tile_codes()
+    assert class_names(tmp_path / "valid", None) == CODES
+    yaml = pytest.importorskip("yaml")  # the small parser reads these as a YAML parser does
+    names = yaml.safe_load(text)["names"]
+    assert (list(names) if isinstance(names, list) else [names[i] for i in range(len(names))]) == CODES
+
+
+def write_class_list(path: Path, codes: list[str]) -> None:
+    """``codes`` as a class list of the kind ``path``'s name says."""
+    if path.name == "classes.tsv":
+        path.write_text("index\ttile_code\n" + "".join(f"{i}\t{code}\n" for i, code in enumerate(codes)))
+    elif path.name == "data.yaml":
+        path.write_text("names:\n" + "".join(f"- {code}\n" for code in codes))
+    else:
+        path.write_text("".join(f"{code}\n" for code in codes))
+
+
+@pytest.mark.parametrize("own", ["classes.tsv", "classes.txt", "data.yaml"])
+@pytest.mark.parametrize("parents", [["classes.tsv"], ["classes.txt"], ["data.yaml"],
+                                     ["classes.tsv", "classes.txt", "data.yaml"]])
+def test_folders_own_class_list_beats_its_parents(tmp_path, own, parents):
+    folder = tmp_path / "valid"
+    folder.mkdir()
+    for name in parents:
+        write_class_list(tmp_path / name, CODES[::-1])
+    write_class_list(folder / own, CODES)
+    assert class_list(folder, None) == (folder / own, CODES)
+
+
+def test_class_list_names_are_taken_in_order_in_folder_then_in_parent(tmp_path):
+    folder = tmp_path / "valid"
+    folder.mkdir()
+    order = [folder / name for name in CLASS_FILES] + [tmp_path / name for name in CLASS_FILES]
+    for path in order:
+        write_class_list(path, CODES)
+    for path in order:
+        assert class_list(folder, None) == (path, CODES)
+        path.unlink()
+
+
+def test_parent_of_current_folder_is_searched(tmp_path, monkeypatch):
+    folder = tmp_path / "valid"
+    folder.mkdir()
+    write_class_list(tmp_path / "data.yaml", CODES)
+    monkeypatch.chdir(folder)
+    path, names = class_list(Path("."), None)
+    assert path.resolve() == tmp_path / "data.yaml" and names == CODES
+
+
+def test_run_names_the_class_list_it_used(capsys, split):
+    (split / "classes.tsv").rename(split.parent / "classes.tsv")
+    write_class_list(split / "data.yaml", CODES)
+    write_class_list(split.parent / "classes.txt", CODES[::-1])
+    status, out, err = mjcam_eval(capsys, split, "--json")
+    summary = json.loads(out)
+    assert (status, err) == (0, "")
+    assert summary["classes"] == str(split / "data.yaml") and summary["tile_accuracy"] > 0.9
+    status, out, err = mjcam_eval(capsys, split, "--classes", split.parent / "classes.tsv")
+    assert (status, err) == (0, "")
+    assert f"class names from {split.parent / 'classes.tsv'}" in out.splitlines()
 
 
 @pytest.mark.parametrize("line, message", [

@@ -1,8 +1,9 @@
 """`mjcam eval DIR`: measure the bundled model on a YOLO-format folder (DIR/images, DIR/labels).
 
 Class indices of the labels are named by `--classes` (a classes.tsv with a `tile_code` column, a YOLO
-data.yaml, or a text file with one name per line), else by a classes.tsv, classes.txt or data.yaml in DIR or
-its parent; with none of them the run stops (no class order is assumed).
+data.yaml, or a text file with one name per line), else by the first of classes.tsv, classes.txt and data.yaml
+found in DIR, else the first found in its parent; with none of them the run stops (no class order is assumed).
+The run names the file it used.
 """
 from __future__ import annotations
 
@@ -20,37 +21,74 @@ from vision.metrics import (DetectionScores, LabelFixes, mend_labels, read_label
 
 IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff"}
 CLASS_FILES = ("classes.tsv", "classes.txt", "data.yaml")
+YAML_FORMS = ("expected 'names: [a, b, ...]' or 'names: {0: a, 1: b, ...}', or below 'names:' lines '- a' "
+              "(indented or not) or '0: a'")
+
+
+def is_list_item(line: str) -> bool:
+    """Whether a (stripped) YAML line is a block list item, `- a`."""
+    return line == "-" or line.startswith(("- ", "-\t"))
 
 
 def yaml_class_names(path: Path, lines: list[str]) -> list[str]:
-    """The `names` of a YOLO data.yaml: a flow list (`names: [a, b]`), or below `names:` a block list
-    (`- a`) or a mapping from class index to name (`0: a`)."""
+    """The `names` of a YOLO data.yaml: a flow list (`names: [a, b]`) or mapping from class index to name
+    (`names: {0: a, 1: b}`), either over one line or more, or below `names:` a block list (`- a`, indented or at
+    the key's indent, as yaml.safe_dump writes it) or mapping (`0: a`). ValueError naming the `names:` line
+    for any other form, an empty name, or mapping keys that are not the indices 0 to n-1."""
     lines = [line.split("#")[0].rstrip() for line in lines]
     start = next((n for n, line in enumerate(lines) if line.startswith("names:")), None)
     if start is None:
         raise ValueError(f"{path}: no 'names:' line")
-    block = [line.strip() for line in itertools.takewhile(lambda line: not line or line[0].isspace(), lines[start + 1:])
-             if line.strip()]
-    value = " ".join([lines[start][len("names:"):], *block]).strip()
-    if value.startswith("[") and value.endswith("]"):
-        names = value[1:-1].split(",")
-    elif lines[start] == "names:" and block and all(item.startswith("-") for item in block):
+    error = ValueError(f"{path}:{start + 1}: {YAML_FORMS}")
+    head, below = lines[start][len("names:"):].strip(), lines[start + 1:]
+    unindented = not head and is_list_item(next((line for line in below if line), ""))
+    block = list(itertools.takewhile(lambda line: not line or (is_list_item(line) if unindented else line[0].isspace()),
+                                     below))
+    if unindented and len(block) < len(below) and below[len(block)][0].isspace():
+        raise error  # an indented line inside the unindented list
+    block = [line.strip() for line in block if line.strip()]
+    value = " ".join([head, *block])
+    if head and value[0] + value[-1] in ("[]", "{}"):
+        items = [item.strip() for item in value[1:-1].split(",")]
+        if items[-1] == "":
+            items.pop()  # a trailing comma, or no items at all
+        names = items if value[0] == "[" else indexed_names(items, error)
+    elif not head and block and all(is_list_item(item) for item in block):
         names = [item[1:] for item in block]
-    elif lines[start] == "names:" and block and [i.split(":")[0] for i in block] == [str(i) for i in range(len(block))]:
-        names = [item.split(":", 1)[1] for item in block]
+    elif not head and block:
+        names = indexed_names(block, error)
     else:
-        raise ValueError(f"{path}:{start + 1}: expected 'names: [a, b, ...]', or below 'names:' lines '- a' or '0: a'")
-    return [name.strip().strip("'\"") for name in names if name.strip()]
+        raise error
+    names = [name.strip().strip("'\"") for name in names]
+    if "" in names:
+        raise error
+    return names
 
 
-def class_names(folder: Path, classes: Path | None) -> list[str]:
-    """The class name of each label index (see the module docstring for where they come from)."""
-    found = [classes] if classes else [d / name for name in CLASS_FILES for d in (folder, folder.parent)
-                                       if (d / name).is_file()]
-    if not found:
+def indexed_names(items: list[str], error: ValueError) -> list[str]:
+    """The names of YAML mapping items `i: name`, in the order of their keys, which must be 0 to n-1."""
+    pairs = [item.split(":", 1) for item in items]
+    if any(len(pair) < 2 or not pair[0].strip().isdecimal() for pair in pairs):
+        raise error
+    by_index = {int(key): name for key, name in pairs}
+    if sorted(by_index) != list(range(len(pairs))):
+        raise error
+    return [by_index[i] for i in range(len(pairs))]
+
+
+def find_class_list(folder: Path) -> Path:
+    """The first of CLASS_FILES found in the folder, else the first found in its parent."""
+    parent = folder.resolve().parent if folder.name in ("", "..") else folder.parent  # Path(".").parent is "."
+    found = next((d / name for d in (folder, parent) for name in CLASS_FILES if (d / name).is_file()), None)
+    if found is None:
         raise ValueError(f"{folder}: no class list ({', '.join(CLASS_FILES)}) in it or its parent; "
                          "name one with --classes")
-    path = found[0]
+    return found
+
+
+def class_list(folder: Path, classes: Path | None) -> tuple[Path, list[str]]:
+    """The class list file (``classes``, else `find_class_list`) and the class name of each label index in it."""
+    path = classes or find_class_list(folder)
     lines = read_lines(path)
     if path.suffix == ".tsv":
         header = lines[0].split("\t") if lines else []
@@ -71,7 +109,12 @@ def class_names(folder: Path, classes: Path | None) -> list[str]:
     unknown = sorted(set(names) - set(CLASS_NAMES))
     if unknown:
         raise ValueError(f"{path}: classes {', '.join(unknown)} are not tile codes or 'back'")
-    return names
+    return path, names
+
+
+def class_names(folder: Path, classes: Path | None) -> list[str]:
+    """The class name of each label index (see the module docstring for where they come from)."""
+    return class_list(folder, classes)[1]
 
 
 def evaluate_folder(folder: Path, detector, names: list[str], accept: float, limit: int | None = None,
@@ -135,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"mjcam eval: {args.folder}: expected a folder with images/ and labels/", file=sys.stderr)
         return 2
     try:
-        names = class_names(args.folder, args.classes)
+        classes, names = class_list(args.folder, args.classes)
         fixes = read_label_fixes(args.label_fixes) if args.label_fixes else None
         detector = TileDetector(settings=DetectorSettings(conf=0.01), threads=args.threads)
         summary = evaluate_folder(args.folder, detector, names, DetectorSettings().conf, args.limit, fixes)
@@ -148,9 +191,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     status = 1 if summary["unreadable"] else 0
     if args.json:
-        print(json.dumps(summary, ensure_ascii=False))
+        print(json.dumps({**summary, "classes": str(classes)}, ensure_ascii=False))
         return status
     print(f"{summary['photos']} photos, {summary['labelled_tiles']} labelled tiles")
+    print(f"class names from {classes}")
     print(f"mAP50 {summary['mAP50']:.3f}   mAP50-95 {summary['mAP50-95']:.3f}   tile accuracy {summary['tile_accuracy']:.3f}")
     print("class  labelled  recall  AP50")
     for tile, row in summary["per_class"].items():
