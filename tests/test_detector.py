@@ -196,3 +196,10 @@ def test_valid_label_fixes_match_the_labels_they_mend():
     assert changed == 138
     every_1p = [q for p, q in zip(as_labelled, mended) if p.source.startswith("IMG_27") and set(p.tiles) == {"1p"}]
     assert len(every_1p) == 7 and all(len(set(q.tiles)) > 3 for q in every_1p)
+
+
+def test_a_faces_direction_is_below_360_degrees():
+    from vision.detector import _degrees
+
+    up = np.array([[1.0, -1e-7], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]], np.float32)  # the first rounds to 360 in float32
+    assert _degrees(up).tolist() == [0.0, 90.0, 180.0, 270.0]

@@ -170,7 +170,14 @@ class TileDetector:
         detections = Detections(
             xyxy=boxes * photo.scale, tiles=tiles, confidence=confidence, alternatives=alternatives,
             sideways=sideways_flags(up, np.array([t != BACK for t in tiles], bool)),
-            angle=np.degrees(np.arctan2(up[:, 1], up[:, 0])) % 360 if len(up) else np.zeros(0),
+            angle=_degrees(up),
             score=scores,
         )
         return detections[order]
+
+
+def _degrees(up: np.ndarray) -> np.ndarray:
+    """Each (x, y) up vector's direction in degrees clockwise from up, in [0, 360) (a float32 remainder of a
+    tiny negative angle rounds to 360: that is 0)."""
+    angle = np.degrees(np.arctan2(up[:, 1], up[:, 0])).astype(np.float32) % 360 if len(up) else np.zeros(0, np.float32)
+    return np.where(angle >= 360, np.float32(0), angle)
