@@ -175,3 +175,23 @@ def test_a_fifo_is_refused_without_waiting(tmp_path):
                             timeout=30, cwd=Path(__file__).parents[1])
     assert (result.returncode, result.stdout) == (1, "")
     assert result.stderr.splitlines() == [f"mjcam detect: {fifo}: not a regular file"]
+
+
+def test_an_annotated_copy_never_writes_over_a_photo_of_a_fallback_name(tmp_path, capsys):
+    """`detect c/hand.jpg --annotate c`: the copy cannot be hand.jpg (the photo read), and hand-2.jpg is someone's
+    photo: it goes to hand-3.jpg. A plain older DIR/STEM.jpg is still replaced, as re-runs expect."""
+    shutil.copy(PHOTO, tmp_path / "hand.jpg")
+    (tmp_path / "hand-2.jpg").write_bytes(b"a photo of the cat")
+    (tmp_path / "hand-3.jpg").symlink_to(tmp_path / "nowhere.jpg")  # a link pointing nowhere is taken too
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "hand.jpg").write_bytes(b"an older copy")
+    status, out, err = detect(capsys, tmp_path / "hand.jpg", "--annotate", tmp_path)
+    assert (status, len(out), err) == (0, 1, [])
+    assert (tmp_path / "hand.jpg").read_bytes() == PHOTO.read_bytes()
+    assert (tmp_path / "hand-2.jpg").read_bytes() == b"a photo of the cat"
+    assert not (tmp_path / "nowhere.jpg").exists()
+    assert (tmp_path / "hand-4.jpg").read_bytes()[:3] == b"\xff\xd8\xff"
+    status, out, err = detect(capsys, tmp_path / "hand.jpg", "--annotate", tmp_path / "out")
+    assert (status, len(out), err) == (0, 1, [])
+    assert [p.name for p in (tmp_path / "out").iterdir()] == ["hand.jpg"]
+    assert (tmp_path / "out" / "hand.jpg").read_bytes()[:3] == b"\xff\xd8\xff"

@@ -111,3 +111,57 @@ def test_video_file_plays_like_a_camera_and_captures_each_hand(video):
     for capture_id in (1, 2):
         jpeg, photo = camera.capture(capture_id)
         assert (photo.width, photo.height) == (640, 480)
+
+
+def jpeg(seed: int) -> bytes:
+    return cv2.imencode(".jpg", picture(seed))[1].tobytes()
+
+
+def test_a_raw_mjpeg_stream_is_a_video_and_one_frame_is_a_still_image(tmp_path):
+    """`cat a.jpg b.jpg c.jpg > raw.mjpeg` starts like a JPEG but OpenCV reads it as a video; a file it reads only
+    one frame from is a still image, whatever it is called."""
+    raw = tmp_path / "raw.mjpeg"
+    raw.write_bytes(b"".join(jpeg(seed) for seed in (1, 2, 3)))
+    camera = Camera(str(raw)).start()
+    deadline = time.monotonic() + 10
+    while not camera.status()["ended"] and time.monotonic() < deadline:
+        time.sleep(0.02)
+    status = camera.status()
+    camera.stop()
+    assert status["ended"] and status["frames"] == 3 and status["size"] == [320, 240]
+    one = tmp_path / "one.mjpeg"
+    one.write_bytes(jpeg(1))
+    with pytest.raises(CameraError, match=r"^camera source .*one\.mjpeg: a still JPEG image, not a video \(give"):
+        Camera(str(one))
+    single = tmp_path / "single.avi"
+    writer = cv2.VideoWriter(str(single), cv2.VideoWriter_fourcc(*"MJPG"), 10, (320, 240))
+    writer.write(picture(1))
+    writer.release()
+    with pytest.raises(CameraError, match=r"^camera source .*single\.avi: a still image, not a video \(give"):
+        Camera(str(single))
+
+
+def test_a_device_node_is_opened_like_a_device_index(monkeypatch):
+    """A character device (/dev/video0; /dev/null here) goes to OpenCV as it is, not refused as no such file."""
+    with pytest.raises(CameraError, match=r"^camera source /dev/null: OpenCV (cannot open it|opens it but reads no "
+                                          r"frame from it)$"):
+        Camera("/dev/null")
+
+    class FakeCapture:  # what OpenCV gives for a working webcam
+        opened: list[object] = []
+
+        def __init__(self, source):
+            self.opened.append(source)
+
+        def isOpened(self):
+            return True
+
+        def read(self):
+            return True, picture(1)
+
+        def release(self):
+            pass
+
+    monkeypatch.setattr(cv2, "VideoCapture", FakeCapture)
+    camera = Camera(parse_source("/dev/null"))
+    assert (camera.source, camera.is_file, FakeCapture.opened) == ("/dev/null", False, ["/dev/null"])  # a live camera

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -69,12 +70,15 @@ def _file_ids(*paths: Path) -> set[tuple[int, int]]:
 
 
 def annotated_path(folder: Path, photo: Path, kept: set[tuple[int, int]]) -> Path:
-    """``folder/STEM.jpg``, else ``STEM-2.jpg``, ``STEM-3.jpg``…: the first that is none of the files ``kept``
-    (by device and inode: the photos read and the copies already written, never to be written over)."""
-    path, n = folder / f"{photo.stem}.jpg", 1
-    while _file_ids(path) & kept:
+    """``folder/STEM.jpg`` (an older file of that name replaced) unless it is one of the files ``kept`` (by device
+    and inode: the photos read and the copies already written, never to be written over); else the first of
+    ``STEM-2.jpg``, ``STEM-3.jpg``… that does not exist (such a name may be a user's photo: never written over)."""
+    path = folder / f"{photo.stem}.jpg"
+    if not _file_ids(path) & kept:
+        return path
+    n = 2
+    while os.path.lexists(path := folder / f"{photo.stem}-{n}.jpg"):  # a link too, even one pointing nowhere
         n += 1
-        path = folder / f"{photo.stem}-{n}.jpg"
     return path
 
 

@@ -1,6 +1,7 @@
 """A mounted webcam for the table page: frames read in a background thread, captured when the picture stays still.
 
-The source is what OpenCV opens: a device index (``0``), a video file or a stream URL. Each frame is
+The source is what OpenCV opens: a device index (``0``) or device node (``/dev/video0``), a video file (a raw
+MJPEG stream too; a file OpenCV reads only one frame from is a still image, refused) or a stream URL. Each frame is
 compared with the one before on a small blurred grey copy; when less than ``motion_fraction`` of its
 pixels changed for ``still_seconds``, the frame is captured — once per still spell, and only when it
 differs from the last capture (a hand laid down, not the same table seen again). A video file plays at
@@ -9,11 +10,11 @@ its own frame rate, like a live camera, and the camera ends with it.
 from __future__ import annotations
 
 import os
+import stat
 import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import cv2
@@ -86,15 +87,22 @@ class Camera:
     def __init__(self, source: int | str, settings: StillnessSettings = StillnessSettings()) -> None:
         self.source = source
         self.settings = settings
-        self.is_file = isinstance(source, str) and "://" not in source
-        if self.is_file:
-            if not Path(source).is_file():
+        self.is_file = False
+        self._image_kind: str | None = None
+        if isinstance(source, str) and "://" not in source:
+            try:
+                mode = os.stat(source).st_mode
+            except (OSError, ValueError):
+                mode = 0
+            if stat.S_ISREG(mode):
+                self.is_file = True
+                try:
+                    with open(source, "rb") as file:
+                        self._image_kind = image_format(file.read(16))
+                except OSError:
+                    pass  # OpenCV then says it cannot open it
+            elif not stat.S_ISCHR(mode):  # a device node (/dev/video0) is opened like a device index
                 raise CameraError(f"camera source {source}: no such file (give a device index, a video file or a URL)")
-            with open(source, "rb") as file:
-                kind = image_format(file.read(16))
-            if kind:
-                raise CameraError(f"camera source {source}: a still {kind} image, not a video (give a device index, "
-                                  "a video file or a URL)")
         self._video = self._open()
         self._lock = threading.Lock()
         self._stop = threading.Event()
@@ -113,17 +121,31 @@ class Camera:
         self._error: str | None = None
 
     def _open(self) -> cv2.VideoCapture:
-        """The source opened and checked to give a frame (a file is opened again, to play from its first frame)."""
+        """The source opened and checked to give a frame; a file must give two (one frame is a still image, however
+        it is stored; a raw MJPEG stream starts like a JPEG but is a video), and is opened again, to play from its
+        first frame."""
         video = cv2.VideoCapture(self.source)
         if not video.isOpened():
+            self._refuse_still_image()
             raise CameraError(f"camera source {self.source}: OpenCV cannot open it")
         if not video.read()[0]:
             video.release()
+            self._refuse_still_image()
             raise CameraError(f"camera source {self.source}: OpenCV opens it but reads no frame from it")
         if self.is_file:
+            second = video.read()[0]
             video.release()
+            if not second:
+                self._refuse_still_image(one_frame=True)
             video = cv2.VideoCapture(self.source)
         return video
+
+    def _refuse_still_image(self, one_frame: bool = False) -> None:
+        """CameraError for a file that starts like a still image, or any file OpenCV reads just one frame from."""
+        if self._image_kind or one_frame:
+            kind = f"{self._image_kind} " if self._image_kind else ""
+            raise CameraError(f"camera source {self.source}: a still {kind}image, not a video (give a device index, "
+                              "a video file or a URL)")
 
     # -- thread -----------------------------------------------------------------------------------
     def start(self) -> Camera:
