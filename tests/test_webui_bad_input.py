@@ -165,3 +165,9 @@ def test_a_host_waitress_cannot_use_is_one_line():
 def test_a_setting_refused_comes_in_chinese_too(client):
     response = post_image(client, b"not an image", rules="fuzhou", indicator="5z")
     assert response.status_code == 400 and response.get_json()["error_zh"] == "金须是数牌，这里是「白」"
+
+
+def test_a_photo_refused_comes_in_chinese_too(client):
+    response = post_image(client, b"a shopping list", rules="daishan")
+    assert response.status_code == 400
+    assert response.get_json()["error_zh"] == "photo.jpg：不是图片（请用 JPEG、PNG、WebP、BMP 或 TIFF）"

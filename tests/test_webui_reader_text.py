@@ -167,3 +167,45 @@ def test_tile_names_are_the_pages():
     assert [tile_name(f"{n}z") for n in range(1, 8)] == list(table["HONOURS_ZH"])
     assert [tile_name(f"{n}f") for n in range(1, 9)] == list(table["FLOWERS_ZH"])
 
+
+
+def refused_photo(data: bytes) -> str:
+    from vision.images import ImageError, decode_photo
+
+    with pytest.raises(ImageError) as caught:
+        decode_photo(data, "手牌 1.jpg")
+    return str(caught.value)
+
+
+def png_claiming(width: int, height: int) -> bytes:
+    import struct
+    import zlib
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + ihdr + struct.pack(">I", zlib.crc32(b"IHDR" + ihdr))
+
+
+PHOTOS = {  # (bytes the page may upload, the Chinese line the player must get)
+    "empty": (b"", "手牌 1.jpg：文件是空的"),
+    "too large": (b"\xff\xd8\xff" + b"\x00" * (20 * 2**20 + 1), "手牌 1.jpg：文件超过 20 MB 的上限"),
+    "HEIC": (b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + b"\x00" * 64,
+             "手牌 1.jpg：这是 HEIC/HEIF 格式的照片，这里读不了：请发 JPEG（iPhone 可在 设置 › 相机 › 格式 中选“兼容性最佳”）"),
+    "not an image": (b"a shopping list", "手牌 1.jpg：不是图片（请用 JPEG、PNG、WebP、BMP 或 TIFF）"),
+    "damaged": (b"\xff\xd8\xff" + b"\x00" * 100, "手牌 1.jpg：图片数据损坏，或是不支持的格式"),
+    "too many pixels": (png_claiming(30000, 30000), "手牌 1.jpg：30000×30000 像素，超过 100 百万像素的上限"),
+}
+
+
+@pytest.mark.parametrize("name", list(PHOTOS))
+def test_a_photo_refused_is_said_in_chinese(name):
+    from webui.reader_text import photo_refusal_in_chinese
+
+    data, chinese = PHOTOS[name]
+    assert photo_refusal_in_chinese(refused_photo(data)) == chinese
+
+
+def test_every_row_of_the_photo_table_is_used():
+    from webui.reader_text import PHOTO_REFUSALS
+
+    lines = [refused_photo(data) for data, _ in PHOTOS.values()]
+    assert all(any(pattern.fullmatch(line) for line in lines) for pattern, _ in PHOTO_REFUSALS)

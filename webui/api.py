@@ -18,7 +18,7 @@ from vision.detections import CLASS_NAMES, Detections
 from vision.detector import DetectorSettings
 from vision.images import MAX_BYTES, MAX_PIXELS, ImageError, Photo, decode_photo
 from webui import TOO_LARGE, ModelError
-from webui.reader_text import add_chinese
+from webui.reader_text import add_chinese, photo_refusal_in_chinese
 from webui.scorer_text import refusal_in_chinese
 
 api = Blueprint("api", __name__, url_prefix="/api")
@@ -174,7 +174,7 @@ def detect() -> Any:
     try:
         photo = decode_photo(upload.read(MAX_BYTES + 1), upload.filename or "image")
     except ImageError as error:
-        raise ApiError(400, str(error)) from None
+        raise ApiError(400, str(error), photo_refusal_in_chinese(str(error))) from None
     return jsonify(read_photo_payload(photo, how))
 
 

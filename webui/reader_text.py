@@ -137,6 +137,26 @@ def in_chinese(text: str) -> str | None:
     return translate(text, TABLE, CONVERT)
 
 
+PHOTO_REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(r"(?P<name>.+?): " + pattern), "{name}：" + template) for pattern, template in (
+        # vision.images.decode_photo: why an uploaded photo cannot be read
+        (r"the file is empty", "文件是空的"),
+        (r"the file is larger than the (?P<mb>\d+) MB limit", "文件超过 {mb} MB 的上限"),
+        (r"a HEIC/HEIF photo, which cannot be read here: send it as JPEG .*",
+         "这是 HEIC/HEIF 格式的照片，这里读不了：请发 JPEG（iPhone 可在 设置 › 相机 › 格式 中选“兼容性最佳”）"),
+        (r"not an image \(JPEG, PNG, WebP, BMP or TIFF expected\)", "不是图片（请用 JPEG、PNG、WebP、BMP 或 TIFF）"),
+        (r"the image data is damaged or in an unsupported format", "图片数据损坏，或是不支持的格式"),
+        (r"(?P<w>\d+)×(?P<h>\d+) pixels is more than the (?P<mp>\d+)-megapixel limit",
+         "{w}×{h} 像素，超过 {mp} 百万像素的上限"),
+    ))
+"""Why an uploaded photo cannot be read, in Chinese (its file name kept)."""
+
+
+def photo_refusal_in_chinese(text: str) -> str | None:
+    """A photo's refusal (`vision.images.ImageError`) in Chinese; None when no row of PHOTO_REFUSALS matches."""
+    return translate(text, PHOTO_REFUSALS, {})
+
+
 def add_chinese(hand: dict[str, Any] | None, suggestions: list[dict[str, Any]]) -> None:
     """Add the Chinese forms beside the English ones of a reading's JSON: ``hand["problems_zh"]`` (one per
     problem, None where there is no translation) and each suggestion's ``text_zh``."""
