@@ -96,6 +96,9 @@ DEALER = Rule("the dealer is involved", "庄家", "庄", 1, "番", "和庄有關
 DISCARDER = Rule("discarded the winning tile", "点炮", "点炮", 1, "番", "被搶胡算杠牌者點炮；點炮者多輸一番")
 BEIKAOBEI = Rule("concealed payer", "背靠背", "背靠背", 1, "番", "胡牌時站立多贏一番，別人門清再多輸一番，俗稱「背靠背」")
 
+TERMS_EN = {DEALER: "dealer", DISCARDER: "discarder", BEIKAOBEI: "背靠背"}
+"""Each payer's own 番 in the English reasons."""
+
 # -- kong payments (spec §6.4 ❹), conditions on a Meld; value per other player, × di -----------------------------------
 EXPOSED_KONG = Rule("exposed kong", "明杠", "明杠", 5, "底", "明杠分數=底注×杠牌個數×5倍",
                     lambda m: m.kind == "kong" and not m.concealed)
@@ -302,7 +305,7 @@ class Baicheng(Region):
             for p in table.players:
                 for item, tiles, amount in _kong_items(table, p):
                     seat_items[p.seat].append(item)
-                    payments += [Payment(q, p.seat, amount, f"{item.rule} {tiles}") for q in others(p.seat)]
+                    payments += [Payment(q, p.seat, amount, f"{item.rule} {tiles}", item.name) for q in others(p.seat)]
         seats = []
         for s in range(4):
             received = sum(pay.amount for pay in payments if pay.payee == s)
@@ -328,20 +331,23 @@ class Baicheng(Region):
             if self.menqing(table, table.players[p]) and (standing or o["beikaobei_always"]):
                 terms.append(BEIKAOBEI)
             names = "".join(f" + {t.rule} 1" for t in terms)
+            names_en = "".join(f" + {TERMS_EN[t]} 1" for t in terms)
             if o["model"] == "linear":
                 k = fan + sum(t is not DEALER for t in terms)
                 unit, tenths_a_fan = (UNIT_DEALER, 4) if DEALER in terms else (UNIT_PLAIN, 2)
                 tenths = tenths_a_fan * o["di"] * (1 + k)
                 amount = -(-tenths // 10)
                 reason = f"胡牌 ⌈{tenths / 10:g} 元⌉ = {amount} 元 ({unit.rule} × (1 + {k}))"
+                reason_en = f"the win: ⌈{tenths / 10:g} 元⌉ = {amount} 元 ({unit.name} × (1 + {k} 番))"
                 items = [unit.item(value=tenths_a_fan * o["di"] / 10)] + [t.item() for t in terms if t is not DEALER]
             else:
                 total = fan + len(terms)
                 amount = o["di"] * 2 ** total
                 power = f"({fan}{names})" if terms else f"{fan}"
                 reason = f"胡牌 {o['di']} × 2^{power} = {amount}"
+                reason_en = f"the win: {o['di']} × 2^" + (f"({fan} 番{names_en})" if terms else f"{fan} 番") + f" = {amount}"
                 items = [HUPAI.item(value=o["di"])] + [t.item() for t in terms]
-            out.append((p, items, Payment(p, win.player, amount, reason)))
+            out.append((p, items, Payment(p, win.player, amount, reason, reason_en)))
         return out
 
 

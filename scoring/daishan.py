@@ -176,11 +176,11 @@ class Daishan(Region):
                    key=lambda entry: entry[:2])
         amount, _, reading, items = best
         if win.by == "self_draw":
-            payments = [Payment(p, win.player, amount, "自摸") for p in others(win.player)]
+            payments = [Payment(p, win.player, amount, "自摸", "self-draw") for p in others(win.player)]
         elif win.by == "discard":
-            payments = [Payment(win.source, win.player, amount, "放炮")]
+            payments = [Payment(win.source, win.player, amount, "放炮", "discard")]
         else:
-            payments = [Payment(win.source, win.player, 3 * amount, "拉杠胡 ×3")]
+            payments = [Payment(win.source, win.player, 3 * amount, "拉杠胡 ×3", "robbed kong: the robbed player pays 3 ×")]
         seats = list(_blank_seats())
         di_sum = sum(i.value for i in items if i.unit == "底")
         hua_sum = sum(i.value for i in items if i.unit == "花")

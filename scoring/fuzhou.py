@@ -314,9 +314,13 @@ class Fuzhou(Region):
             amount = _amount(h + g + lp + BASE.value, doubled, specials)
             terms = f"{h} + {g} + {lp} + {BASE.value}"
             form = f"({terms}) × 2 + {s}" if doubled else f"{terms} + {s}"
+            times = f" × {di}" if di != 1 else ""
             reason = ("自摸" if win.by == "self_draw" else "点炮" if win.by == "discard" else "抢杠") + \
-                     f" 花+金+连庄+5{'×2' if doubled else ''}+特殊: {form} = {amount}" + (f" × {di}" if di != 1 else "")
-            payments.append(Payment(payer, win.player, amount * di, reason))
+                     f" 花+金+连庄+5{'×2' if doubled else ''}+特殊: {form} = {amount}{times}"
+            reason_en = ("self-draw" if win.by == "self_draw" else "discard" if win.by == "discard" else "robbed kong") + \
+                f": {'(' if doubled else ''}flowers + golds + streak + 5{') × 2' if doubled else ''} + specials: {form} = " \
+                f"{amount}{times}"
+            payments.append(Payment(payer, win.player, amount * di, reason, reason_en))
         items = list(flower_items)
         if g:
             items.append(GOLD.item(table.indicator, g))

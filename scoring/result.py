@@ -9,15 +9,18 @@ from scoring.items import Item
 
 @dataclass(frozen=True)
 class Payment:
-    """``payer`` pays ``payee`` ``amount`` (in the region's unit) because of ``reason``."""
+    """``payer`` pays ``payee`` ``amount`` (in the region's unit) because of ``reason`` (the rule terms, in
+    Chinese), ``reason_en`` in English."""
 
     payer: int
     payee: int
     amount: int
     reason: str
+    reason_en: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {"from": self.payer, "to": self.payee, "amount": self.amount, "reason": self.reason}
+        return {"from": self.payer, "to": self.payee, "amount": self.amount, "reason": self.reason,
+                "reason_en": self.reason_en}
 
 
 @dataclass(frozen=True)
