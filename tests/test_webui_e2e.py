@@ -27,6 +27,7 @@ DATA = VALID_IMAGES.parent.parent
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 PHONE = {"viewport": {"width": 412, "height": 915}, "device_scale_factor": 2, "is_mobile": True, "has_touch": True}
+SMALL_PHONE = {**PHONE, "viewport": {"width": 390, "height": 844}}
 
 
 def start_server(*extra: str) -> tuple[subprocess.Popen, str]:
@@ -68,8 +69,8 @@ def server():
     stop(process)
 
 
-def open_page(browser, url: str, rules: str) -> Page:
-    page = browser.new_context(**PHONE).new_page()
+def open_page(browser, url: str, rules: str, device: dict = PHONE) -> Page:
+    page = browser.new_context(**device).new_page()
     errors = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.errors = errors
@@ -976,12 +977,17 @@ def test_events_the_way_of_winning_rules_out_are_not_sent(browser, server):
     assert page.errors == []
 
 
-def type_hand(page: Page, codes: str, win: str) -> None:
-    """Enter a hand through the palette, no photo: ``codes`` into the hand, ``win`` marked as winning."""
+def add_tiles(page: Page, codes: str) -> None:
+    """Enter tiles through the palette into the hand shown, no photo."""
     page.locator('#groups [data-group="concealed"] .tile.add').click()
     for code in parse_tiles(codes):
         pick(page, code)
     close_dialog(page)
+
+
+def type_hand(page: Page, codes: str, win: str) -> None:
+    """Enter a hand through the palette, no photo: ``codes`` into the hand, ``win`` marked as winning."""
+    add_tiles(page, codes)
     page.locator(f'#groups [data-group="concealed"] .tile[data-code="{win}"]').last.click()
     page.locator("#act-win").click()
 
@@ -1098,4 +1104,155 @@ def test_chinese_questions_name_the_regions_indicator_and_keep_the_guess_open(br
     upload(page, "hand_002", english=False)
     expect(page.locator("#need-list")).to_contain_text("翻出的金牌")
     expect(page.locator("#need-list")).not_to_contain_text("得、金或宝")
+    assert page.errors == []
+
+
+# -- reading the score at the table -------------------------------------------------------------------
+
+def test_the_score_shows_how_each_total_is_worked_out_and_the_winners_sets(browser, server):
+    page = open_page(browser, server, "fuzhou")
+    type_hand(page, "123m456m789m123p456p55p", "5p")
+    give_facts(page)
+    page.locator("#indicator-pick").click()
+    pick(page, "1m")  # the 金: the winner's 1m stands in for itself
+    record = record_for("fuzhou", parse_tiles("123m456m789m123p456p55p"), "5p")
+    result = score_table({**record, "indicator": "1m"})
+    formula = result["players"][0]["formula"]
+    assert "from P1" in formula
+    expect(page.locator("#seat-score-0 .formula")).to_have_text("Worked out: " + re.sub(r"\bP(\d)", r"Seat \1", formula))
+    sets = page.locator("#seat-score-0 .set")
+    expect(sets).to_have_count(len(result["reading"]))
+    for i, block in enumerate(result["reading"]):
+        expect(sets.nth(i).locator(".tile")).to_have_count(len(parse_tiles(block["tiles"])))
+        assert [tile.get_attribute("data-code") for tile in sets.nth(i).locator(".tile").all()] == parse_tiles(block["tiles"])
+    expect(page.locator("#seat-score-0 .set .tile.won")).to_have_attribute("data-code", "5p")
+    expect(page.locator("#seat-score-0 .set .tile.wild")).to_have_attribute("data-code", "1m")
+    expect(page.locator("#seat-score-0 .reading")).to_contain_text("★ a 金 standing in")
+    expect(page.locator("#seat-scores .set")).to_have_count(len(result["reading"]))  # the winner's only
+    page.locator("#lang").click()
+    expect(page.locator("#seat-score-0 .formula")).to_have_text(re.compile("^算法：\\d+ from 1号位 \\+"))
+
+    page = open_page(browser, server, "wenling")  # a power of two, raised
+    type_hand(page, "111m222m333m444p555p66p", "6p")
+    give_facts(page)
+    expect(page.locator("#seat-score-0 .formula")).to_have_text("Worked out: (28 + 20) × 23 = 384 → 390")
+    expect(page.locator("#seat-score-0 .formula sup")).to_have_text("3")
+    expect(page.locator("#seat-score-1 .formula")).to_have_text("Worked out: (0 + 20) × 20 = 20")
+    page.locator("#score").screenshot(path=ARTIFACTS / "e2e-score-worked-out.png")
+    assert page.errors == []
+
+
+def test_a_settlement_with_blank_seats_says_so_in_the_score(browser, server):
+    page = open_page(browser, server, "wenling")
+    type_hand(page, "111m222m333m444p555p66p", "6p")
+    give_facts(page)
+    note = page.locator("#score-blank")
+    expect(note).to_have_text("Seats 1, 2 and 3 are blank: scored from their melds and flowers only — "
+                              "photograph or enter their hands for the full settlement.")
+    page.locator("#seat-tab-1").click()
+    add_tiles(page, "456m789m123s456s789p7p")
+    expect(note).to_have_text(re.compile("^Seats 2 and 3 are blank: "))
+    page.locator("#seat-tab-2").click()
+    add_tiles(page, "123p456p789p1234z66z7z")
+    expect(page.locator("#net-2")).to_have_text("-37")
+    expect(note).to_have_text("Seat 3 is blank: scored from its melds and flowers only — "
+                              "photograph or enter its hand for the full settlement.")
+    page.locator("#lang").click()
+    expect(note).to_have_text("3号位是空的：只按副露和花计分——拍下或输入这家的牌，才是完整结算。")
+    page.locator("#seat-tab-0").click()
+    page.locator("#clear-hand").click()  # the winner's own hand blank: no score, nothing to name
+    expect(page.locator("#score-body")).to_be_hidden()
+
+    page = open_page(browser, server, "daishan")  # rules that score the winner alone
+    type_hand(page, "123m456p789s11z555z", "1z")
+    give_facts(page)
+    expect(page.locator("#net-0")).to_be_visible()
+    expect(note).to_be_hidden()
+    assert page.errors == []
+
+
+PHOTO_IN_VIEW = """() => {
+    const photo = document.getElementById('photo').getBoundingClientRect();
+    return photo.top >= 0 && photo.bottom <= document.querySelector('.thumb-bar').getBoundingClientRect().top;
+}"""  # the photo with its boxes wholly on the screen, above the quick-action bar
+
+
+def test_a_new_photo_is_brought_into_view_on_a_phone(browser, server):
+    page = open_page(browser, server, "daishan")
+    upload(page, "hand_004")
+    # scrolled (smoothly) until the line about it is at the top of the screen, the photo under it
+    page.wait_for_function(f"() => ({PHOTO_IN_VIEW})() && Math.abs(document.getElementById('status').getBoundingClientRect().top - 8) < 1")
+    page.screenshot(path=ARTIFACTS / "e2e-photo-in-view.png")
+    page.evaluate("scrollTo(0, 0)")
+    switch_rules(page, "fuzhou")  # read again for other rules: the page stays where the player is
+    page.wait_for_timeout(600)
+    assert page.evaluate("scrollY") == 0 and not page.evaluate(PHOTO_IN_VIEW)
+    assert page.errors == []
+
+
+def small_targets(page: Page, least: int = 40) -> list[str]:
+    """What a finger aims at on the screen that is under ``least`` px either way (a checkbox or radio by its
+    label)."""
+    return page.evaluate("""(least) => [...document.querySelectorAll(
+            'button, a, select, summary, input:not([type=checkbox], [type=radio], .visually-hidden), '
+            + 'label:has(> input[type=checkbox]), label:has(> input[type=radio])')]
+        .filter((el) => el.checkVisibility())
+        .map((el) => [el, el.getBoundingClientRect()])
+        .filter(([, r]) => r.width < least || r.height < least)
+        .map(([el, r]) => `${el.id || el.className || el.tagName} "${el.textContent.trim().slice(0, 20)}" ${Math.round(r.width)}×${Math.round(r.height)}`)""",
+        least)
+
+
+def test_every_tap_target_on_a_phone_is_at_least_40_px(browser, server):
+    page = open_page(browser, server, "wenling", SMALL_PHONE)
+    type_hand(page, "222m333m444p555p66p", "6p")
+    page.locator("#add-meld").click()
+    for _ in range(3):
+        pick(page, "1m")
+    close_dialog(page)
+    give_facts(page)
+    page.select_option("#dealer", "1")
+    expect(page.locator("#score-body")).to_be_visible()
+    page.locator("#options-box summary").click()
+    for lang in ("en", "zh"):
+        assert small_targets(page) == [], lang
+        page.locator('#groups [data-group="concealed"] .tile[data-code]').first.click()
+        assert small_targets(page) == [], lang
+        dialog = page.locator("#tile-dialog").bounding_box()
+        rows = [[tile.bounding_box() for tile in row.locator(".tile").all()] for row in page.locator("#palette .palette-row").all()]
+        suits = [boxes for boxes in rows if len(boxes) == 9]
+        assert len(suits) == 3
+        for boxes in suits:  # each in one row, within the dialog
+            assert len({box["y"] for box in boxes}) == 1
+            assert boxes[-1]["x"] + boxes[-1]["width"] <= dialog["x"] + dialog["width"]
+        if lang == "en":
+            page.screenshot(path=ARTIFACTS / "e2e-palette-phone.png")
+        close_dialog(page)
+        page.locator(".meld-kind").click()
+        assert small_targets(page) == [], lang
+        page.locator('#meld-dialog button[value="done"]').click()
+        page.locator("#lang").click()
+    assert page.errors == []
+
+
+def test_the_status_line_follows_the_language(browser, server, tmp_path):
+    page = open_page(browser, server, "daishan")
+    detect = upload(page, "hand_004")
+    found = len(detect["tiles"])
+    doubtful = sum(tile["confidence"] < 0.5 for tile in detect["tiles"])
+    status = page.locator("#status")
+    expect(status).to_have_text(f"Found {found} tiles ({doubtful} doubtful).")
+    page.locator("#lang").click()
+    expect(status).to_have_text(f"找到{found}张牌（{doubtful}张不确定）。")
+    page.locator("#lang").click()
+    expect(status).to_have_text(f"Found {found} tiles ({doubtful} doubtful).")
+    notes = tmp_path / "notes.jpg"
+    notes.write_text("not a photo")
+    page.set_input_files("#photo-file", str(notes))
+    expect(status).to_have_text("notes.jpg: not an image (JPEG, PNG, WebP, BMP or TIFF expected)")
+    page.locator("#lang").click()  # the server's own Chinese for it
+    expect(status).to_have_text("notes.jpg：不是图片（请用 JPEG、PNG、WebP、BMP 或 TIFF）")
+    expect(status).to_have_class(re.compile("error"))
+    page.locator("#lang").click()
+    expect(status).to_have_text("notes.jpg: not an image (JPEG, PNG, WebP, BMP or TIFF expected)")
     assert page.errors == []

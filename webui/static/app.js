@@ -136,10 +136,24 @@ function translatePage() {
   $("lang").lang = state.lang === "zh" ? "en" : "zh";
 }
 
-/** One line under the capture buttons. */
-function setStatus(text, { error = false } = {}) {
-  $("status").textContent = text;
-  $("status").classList.toggle("error", error);
+/** A list in the page's language: "1, 2 and 3", "1、2和3". */
+function listOf(items) {
+  return items.length < 2 ? items.join("") : `${items.slice(0, -1).join(t("list_sep"))}${t("list_and")}${items.at(-1)}`;
+}
+
+const NO_STATUS = () => "";
+let statusLine = { message: NO_STATUS, error: false }; // the line under the capture buttons
+
+/** One line under the capture buttons: ``message`` gives it in the page's language, and is asked again
+ * when the language changes (a function keeping its words' keys and values). */
+function setStatus(message, { error = false } = {}) {
+  statusLine = { message, error };
+  showStatus();
+}
+
+function showStatus() {
+  $("status").textContent = statusLine.message();
+  $("status").classList.toggle("error", statusLine.error);
 }
 
 let undo = null; // while Undo is offered: {before, after}, the table before a replace or clear and just after it
@@ -273,7 +287,7 @@ function meldKind(m) {
 function composeRecord() {
   const info = region();
   if (!state.hands.some(tileCount)) return { needed: t("score_hint") };
-  if (state.photos.some(readStale)) return { needed: regroupError ? t("regroup_failed", { why: regroupError }) : t("regrouping"), retry: !!regroupError };
+  if (state.photos.some(readStale)) return { needed: regroupError ? t("regroup_failed", { why: regroupError() }) : t("regrouping"), retry: !!regroupError };
   const unknown = state.hands.findIndex((h) => groupIds(h).some((gid) => groupTiles(h, gid).some((tile) => !isTile(tile.code))));
   if (unknown >= 0) return { needed: t("problem_facedown", { seat: seatLabel(unknown) }) };
   for (const [seat, h] of state.hands.entries()) {
@@ -361,7 +375,7 @@ async function updateScore() {
   if (needed) return showScoreMessage(needed);
   const { answer, error } = await post("/api/score", record, "score_error");
   if (request !== scoreRequest) return; // a newer change is on its way
-  if (error) return showScoreMessage(error, true);
+  if (error) return showScoreMessage(error(), true);
   renderScore(answer);
 }
 
@@ -376,9 +390,9 @@ function showScoreMessage(message, isError = false) {
 }
 
 /**
- * POST to the API (a FormData, or an object sent as JSON): {answer}, or {error}: one line, the server's
- * under the page's label ``label`` (in Chinese when the server gave ``error_zh``, under ``label_zh``; else
- * English), or the page's own words when no JSON came back.
+ * POST to the API (a FormData, or an object sent as JSON): {answer}, or {error}: a message (a function giving
+ * one line in the page's language), the server's under the page's label ``label`` (`serverError`), or the
+ * page's own words when no JSON came back.
  */
 async function post(url, body, label) {
   const json = body !== undefined && !(body instanceof FormData);
@@ -386,14 +400,20 @@ async function post(url, body, label) {
   try {
     response = await fetch(url, { method: "POST", body: json ? JSON.stringify(body) : body, headers: json ? { "Content-Type": "application/json" } : {} });
   } catch {
-    return { error: t("no_server") };
+    return { error: () => t("no_server") };
   }
-  if (response.status === 413) return { error: tooLarge() };
+  if (response.status === 413) return { error: tooLarge };
   const answer = await response.json().catch(() => null);
-  if (!answer) return { error: t("http_error", { status: response.status }) };
-  if (!response.ok && state.lang === "zh" && answer.error_zh) return { error: t(`${label}_zh`, { why: answer.error_zh }) };
-  if (!response.ok) return { error: t(label, { why: String(answer.error).replace(RECORD_JARGON, "") }) };
+  if (!answer) return { error: () => t("http_error", { status: response.status }) };
+  if (!response.ok) return { error: () => serverError(label, answer) };
   return { answer };
+}
+
+/** The server's refusal under the page's label: in Chinese its Chinese (``error_zh``) under ``label_zh``
+ * where it gave one, else its English line. */
+function serverError(label, answer) {
+  if (state.lang === "zh" && answer.error_zh) return t(`${label}_zh`, { why: answer.error_zh });
+  return t(label, { why: String(answer.error).replace(RECORD_JARGON, "") });
 }
 
 const tooLarge = () => t("too_large", { mb: Math.floor(MAX_PHOTO_BYTES / 2 ** 20) });
@@ -437,11 +457,13 @@ function renderSeatTabs() {
     });
     tabs.append(tab);
   }
-  const info = region();
-  const blank = [0, 1, 2, 3].filter((seat) => state.hands[seat].concealed.length + (state.hands[seat].win ? 1 : 0) === 0);
-  $("blank-note").hidden = !(info.scores_non_winners && blank.length);
+  const blank = blankSeats();
+  $("blank-note").hidden = !(region().scores_non_winners && blank.length);
   $("blank-note").textContent = t("blank_note", { seats: blank.map(seatLabel).join(", ") });
 }
+
+/** The seats whose hand is not given (no tile in hand: melds and flowers at most). */
+const blankSeats = () => [0, 1, 2, 3].filter((seat) => !state.hands[seat].concealed.length && !state.hands[seat].win);
 
 function renderHand() {
   const h = hand();
@@ -849,6 +871,7 @@ function renderScore(result) {
   $("score-error").hidden = true;
   $("score-needed").hidden = true;
   $("score-body").hidden = false;
+  renderBlankSeats();
   const sign = (v) => (v > 0 ? `+${v}` : String(v));
   const net = $("net-table");
   net.innerHTML = `<caption>${t("net_caption", { unit: result.unit || "" })}</caption>`;
@@ -869,18 +892,18 @@ function renderScore(result) {
     if (!player.items.length && !player.total) continue;
     const box = document.createElement("section");
     box.className = "seat-score";
+    box.id = `seat-score-${player.seat}`;
     box.innerHTML = `<h3>${seatLabel(player.seat)} — ${t("total")} <span class="total">${player.total}</span> ${player.unit ?? ""}</h3>`;
+    if (player.seat === result.winner && result.reading?.length) box.append(readingView(result.reading));
     const table = document.createElement("table");
     table.className = "items";
     for (const item of player.items) {
       const tr = table.insertRow();
-      const [first, second] = state.lang === "zh" ? [item.name_zh, item.name] : [item.name, item.name_zh];
-      tr.insertCell().innerHTML = `<span>${escapeHtml(first ?? "")}</span> <small>${escapeHtml(second ?? "")}</small>`;
+      tr.insertCell().innerHTML = `<details><summary>${itemNames(item)}</summary><p lang="zh">${escapeHtml(item.citation ?? "")}</p></details>`;
       tr.insertCell().textContent = `${item.value} ${item.unit ?? ""}`;
-      const rule = tr.insertCell();
-      rule.innerHTML = `<details><summary>${escapeHtml(item.rule ?? "")}</summary><p lang="zh">${escapeHtml(item.citation ?? "")}</p></details>`;
     }
     box.append(table);
+    if (player.formula) box.insertAdjacentHTML("beforeend", `<p class="formula">${t("worked_out", { formula: `<span>${formulaHtml(player.formula)}</span>` })}</p>`);
     seats.append(box);
   }
   const payments = $("payments");
@@ -891,6 +914,72 @@ function renderScore(result) {
   }
   if (!result.payments.length) payments.insertRow().insertCell().textContent = t("no_payments");
   $("thumb-score").textContent = `${t("score")} ${sign(result.net[state.seat])}`;
+}
+
+/** Under rules that score every hand, the seats but the winner's with no hand given, named above the score:
+ * they are scored from their melds and flowers only, and the settlement is not complete without them. */
+function renderBlankSeats() {
+  const blank = region().scores_non_winners ? blankSeats().filter((seat) => seat !== state.winner) : [];
+  $("score-blank").hidden = !blank.length;
+  $("score-blank").textContent = t(blank.length === 1 ? "blank_seat" : "blank_seats", { seats: listOf(blank.map(String)) });
+}
+
+/** An item's names (the page's language first) and the rule's own term where it says more: what a tap on
+ * them opens the rule's text under. */
+function itemNames(item) {
+  const [first, second] = state.lang === "zh" ? [item.name_zh, item.name] : [item.name, item.name_zh];
+  const bare = (text) => (text ?? "").replace(/\s/g, "");
+  const rule = item.rule && bare(item.rule) !== bare(item.name_zh) ? ` <small class="rule">${escapeHtml(item.rule)}</small>` : "";
+  return `<span>${escapeHtml(first ?? "")}</span> <small>${escapeHtml(second ?? "")}</small>${rule}`;
+}
+
+/** A seat's formula as the scorer writes it, as HTML: powers raised, seats named as on the page
+ * ("(0 + 20) × 2^3", "9 from P2" → "(0 + 20) × 2³", "9 from Seat 2"). */
+function formulaHtml(formula) {
+  return escapeHtml(formula)
+    .replace(/\^(\(([^)]*)\)|\w+)/g, (_, power, inner) => `<sup>${inner ?? power}</sup>`)
+    .replace(/\bP([0-3])\b/g, (_, n) => t("seat_only", { n }));
+}
+
+/** The winner's hand as the scorer read it (`reading` of /api/score): each set as small tiles, melds shaded,
+ * the winning tile ringed, a wild (the indicator standing in for another tile) starred. */
+function readingView(reading) {
+  const view = document.createElement("div");
+  view.className = "reading";
+  const wilds = reading.some((block) => block.wilds);
+  const legend = t("reading_legend") + (wilds ? ` ${t("reading_wild", { name: region().indicator })}` : "");
+  view.append(Object.assign(document.createElement("p"), { className: "hint", textContent: legend }));
+  const sets = document.createElement("div");
+  sets.className = "sets";
+  sets.append(...reading.map(setView));
+  view.append(sets);
+  return view;
+}
+
+/** One set of a reading: its tiles drawn small (not buttons), named for a screen reader. */
+function setView({ tiles, melded, wilds = "", winning_tile: winning }) {
+  const set = document.createElement("span");
+  set.className = melded ? "set melded" : "set";
+  const codes = codesOf(tiles);
+  const wild = codesOf(wilds); // the tiles of the set that wilds stand for, one each
+  const won = codes.indexOf(winning);
+  codes.forEach((code, i) => {
+    const drawn = tileButton(code, state.lang);
+    const tile = document.createElement("span");
+    tile.className = drawn.className;
+    tile.dataset.code = code;
+    const wildAt = wild.indexOf(code);
+    if (wildAt >= 0) wild.splice(wildAt, 1);
+    tile.classList.toggle("wild", wildAt >= 0);
+    tile.classList.toggle("won", i === won);
+    tile.append(...drawn.childNodes);
+    set.append(tile);
+  });
+  const names = codes.map((code) => tileName(code, state.lang)).join(t("list_sep"));
+  const notes = [...(melded ? [t("melded")] : []), ...(won >= 0 ? [`${t("win_tile")}: ${tileName(winning, state.lang)}`] : [])];
+  set.setAttribute("role", "img");
+  set.setAttribute("aria-label", notes.length ? `${names} (${notes.join(t("list_sep"))})` : names);
+  return set;
 }
 
 // ------------------------------------------------------------------------------------------ dialogs
@@ -1032,9 +1121,10 @@ function openTileAdder(gid, title, det, focusAfter) {
  * keep it, unsent, for the next rules that have one). */
 function dropRefusedIndicator() {
   const kept = state.indicator;
-  if (!kept || !region().indicator || region().indicator_tiles.includes(kept)) return; // kept, unsent, where none
+  const name = region().indicator;
+  if (!kept || !name || region().indicator_tiles.includes(kept)) return; // kept, unsent, where none
   Object.assign(state, { indicator: null, indicatorSaid: false });
-  setStatus(t("indicator_dropped", { tile: tileName(kept, state.lang), name: region().indicator }));
+  setStatus(() => t("indicator_dropped", { tile: tileName(kept, state.lang), name }));
 }
 
 function openIndicatorPicker() {
@@ -1093,7 +1183,7 @@ function openMeldEditor(i) {
 
 // ------------------------------------------------------------------------------------------ capture
 async function readPhoto(file) {
-  if (file.size > MAX_PHOTO_BYTES) return setStatus(tooLarge(), { error: true });
+  if (file.size > MAX_PHOTO_BYTES) return setStatus(tooLarge, { error: true });
   const form = new FormData();
   form.append("image", file, file.name || "photo.jpg");
   await requestReading(state.seat, keptPhoto(file), "/api/detect", form);
@@ -1138,23 +1228,43 @@ async function requestReading(seat, photoUrl, endpoint, form) {
   const asked = readWith(seat);
   for (const [name, value] of Object.entries(fields)) form.append(name, typeof value === "object" ? JSON.stringify(value) : value);
   const request = ++photoRequests[seat];
-  setStatus(t("reading"));
+  setStatus(() => t("reading"));
   const [{ answer, error }, url] = await Promise.all([post(endpoint, form, "photo_error"), photoUrl]);
   if (request !== photoRequests[seat]) return; // a newer photo of this seat is being read
   if (error) return setStatus(error, { error: true });
-  if (!answer.tiles.length) return setStatus(t("no_tiles"), { error: true });
+  if (!answer.tiles.length) return setStatus(() => t("no_tiles"), { error: true });
   const before = tileCount(state.hands[seat]) ? snapshot() : null;
   state.photos[seat] = { url, readWith: asked, width: answer.width, height: answer.height, tiles: answer.tiles };
   applyReading(seat, answer, answer.tiles.map((d) => d.tile));
   claimWinner(seat);
-  const notes = [t("found", { n: answer.tiles.length, doubtful: answer.tiles.filter((d) => d.confidence < DOUBTFUL).length })];
-  const handDoubtful = (answer.hand?.groups || []).flatMap((g) => g.tiles).filter((i) => answer.tiles[i].confidence < DOUBTFUL).length;
-  if (handDoubtful >= RETAKE_DOUBTFUL) notes.push(t("retake", { n: handDoubtful }));
-  if (state.hands[seat].win && state.winner !== null && state.winner !== seat) notes.push(t("not_winner_note", { seat: seatLabel(seat), winner: seatLabel(state.winner) }));
-  setStatus(notes.join(" "));
+  setStatus(readingNotes(seat, answer));
   if (before) offerUndo(before, t("replaced", { seat: seatLabel(seat) }));
   render();
+  if (seat === state.seat) bringPhotoIntoView();
   if (readStale(state.photos[seat], seat)) regroup();
+}
+
+/** What the status line says of a new photo of the seat read (``answer`` of /api/detect): the tiles found,
+ * a better photo asked for when too many of the hand are doubtful, a winner elsewhere named. */
+function readingNotes(seat, answer) {
+  const doubtful = answer.tiles.filter((d) => d.confidence < DOUBTFUL).length;
+  const handDoubtful = (answer.hand?.groups || []).flatMap((g) => g.tiles).filter((i) => answer.tiles[i].confidence < DOUBTFUL).length;
+  const winner = state.winner;
+  const elsewhere = state.hands[seat].win && winner !== null && winner !== seat;
+  return () => [
+    t("found", { n: answer.tiles.length, doubtful }),
+    ...(handDoubtful >= RETAKE_DOUBTFUL ? [t("retake", { n: handDoubtful })] : []),
+    ...(elsewhere ? [t("not_winner_note", { seat: seatLabel(seat), winner: seatLabel(winner) })] : []),
+  ].join(" ");
+}
+
+/** A new photo's boxes brought into view under the line about them, where they are not wholly in view (on a
+ * phone the capture buttons fill the screen, the quick-action bar covers its foot). */
+function bringPhotoIntoView() {
+  const photo = $("photo").getBoundingClientRect();
+  const bar = document.querySelector(".thumb-bar").getBoundingClientRect();
+  const bottom = bar.height ? bar.top : window.innerHeight; // no bar on a wide screen
+  if (photo.top < 0 || photo.bottom > bottom) $("status").scrollIntoView({ behavior: "smooth", block: "start" });
 }
 
 /** A reading (`hand`, `suggestions`, `needs` of /api/detect or /api/group) as the seat's hand and notes;
@@ -1184,7 +1294,7 @@ function setWinner(seat) {
 }
 
 let regroupRequest = 0;
-let regroupError = null; // why the last reading again failed (the score waits; Retry reads again)
+let regroupError = null; // why the last reading again failed, a message (the score waits; Retry reads again)
 
 /**
  * Every photographed hand read with other rules, indicator or options than now read again (/api/group) from all
@@ -1299,7 +1409,7 @@ function setUpDeviceCamera() {
     try {
       stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment", width: { ideal: 1920 } } });
     } catch (error) {
-      return setStatus(t("camera_refused", { why: error.message }), { error: true });
+      return setStatus(() => t("camera_refused", { why: error.message }), { error: true });
     }
     video.srcObject = stream;
     $("device-camera").hidden = false;
@@ -1363,6 +1473,7 @@ function setUpControls() {
     state.lang = state.lang === "zh" ? "en" : "zh";
     saveSettings();
     translatePage();
+    showStatus();
     fillRules();
     renderRegionFields();
     render();
@@ -1423,14 +1534,14 @@ function setUpControls() {
     const before = tileCount(hand()) ? snapshot() : null;
     state.hands[state.seat] = emptyHand();
     state.photos[state.seat] = null;
-    setStatus("");
+    setStatus(NO_STATUS);
     if (before) offerUndo(before, t("cleared", { seat: seatLabel(state.seat) }));
     render();
   });
   $("new-hand").addEventListener("click", () => {
     const before = snapshot();
     Object.assign(state, emptyTable(state.seat));
-    setStatus("");
+    setStatus(NO_STATUS);
     if (snapshot() !== before) offerUndo(before, t("new_hand_started"));
     renderRegionFields();
     render();
@@ -1438,7 +1549,7 @@ function setUpControls() {
   $("undo").addEventListener("click", () => {
     restoreSnapshot(JSON.parse(undo.before));
     offerUndo(null);
-    setStatus("");
+    setStatus(NO_STATUS);
     dropRefusedIndicator();
     renderRegionFields();
     render();
