@@ -621,8 +621,9 @@ def test_chinese_page_gives_the_scorers_refusal_in_chinese(browser, server):
     page.screenshot(path=ARTIFACTS / "e2e-chinese-refusal.png", full_page=True)
     page.locator("#lang").click()  # in English, the scorer's line without the record's jargon
     expect(page.locator("#score-error")).to_contain_text("Cannot score: ")
-    expect(page.locator("#score-error")).to_contain_text("baicheng rules have no flowers")
+    expect(page.locator("#score-error")).to_contain_text(re.compile(r"Seat \d · \w+'s flowers hold \w+: Baicheng rules have no flowers"))
     expect(page.locator("#score-error")).not_to_contain_text("invalid table record")
+    expect(page.locator("#score-error")).not_to_contain_text("players[")
     assert page.errors == []
 
 
@@ -1139,6 +1140,10 @@ def test_the_score_shows_how_each_total_is_worked_out_and_the_winners_sets(brows
     expect(page.locator("#seat-score-0 .formula sup")).to_have_text("3")
     expect(page.locator("#seat-score-1 .formula")).to_have_text("Worked out: (0 + 20) × 20 = 20")
     page.locator("#score").screenshot(path=ARTIFACTS / "e2e-score-worked-out.png")
+    why = page.locator("#payments tr td:nth-child(4)")  # who pays whom, and why: in the page's language
+    expect(why.first).to_have_text("to the winner (points ÷ 10)")
+    page.locator("#lang").click()
+    expect(why.first).to_have_text("和牌支付 (牌点汇总/10)")
     assert page.errors == []
 
 

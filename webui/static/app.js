@@ -413,7 +413,17 @@ async function post(url, body, label) {
  * where it gave one, else its English line. */
 function serverError(label, answer) {
   if (state.lang === "zh" && answer.error_zh) return t(`${label}_zh`, { why: answer.error_zh });
-  return t(label, { why: String(answer.error).replace(RECORD_JARGON, "") });
+  return t(label, { why: plainEnglish(String(answer.error).replace(RECORD_JARGON, "")) });
+}
+
+/** The scorer's English line as players say it: seats as the page names them, not record paths
+ * (``players[2].concealed holds`` → "Seat 2 · South's concealed tiles hold"), rules by their names. */
+function plainEnglish(text) {
+  const parts = { concealed: "concealed tiles", flowers: "flowers" };
+  return text
+    .replace(/players\[([0-3])\]\.(concealed|flowers)( holds)?/g, (_, seat, part, holds) => `${seatLabel(Number(seat))}'s ${parts[part]}${holds ? " hold" : ""}`)
+    .replace(/players\[([0-3])\]/g, (_, seat) => seatLabel(Number(seat)))
+    .replace(/\b(wenling|fuzhou|daishan|baicheng) rules\b/g, (_, key) => `${state.regions[key]?.name ?? key} rules`);
 }
 
 const tooLarge = () => t("too_large", { mb: Math.floor(MAX_PHOTO_BYTES / 2 ** 20) });
@@ -910,7 +920,8 @@ function renderScore(result) {
   payments.innerHTML = `<tr><th scope="col">${t("pays")}</th><th scope="col">${t("to")}</th><th scope="col">${t("amount")}</th><th scope="col">${t("why")}</th></tr>`;
   for (const p of result.payments) {
     const tr = payments.insertRow();
-    [seatLabel(p.from), seatLabel(p.to), p.amount, p.reason ?? ""].forEach((v) => (tr.insertCell().textContent = v));
+    const why = state.lang === "zh" ? p.reason : p.reason_en ?? p.reason; // the rule terms in Chinese, else English
+    [seatLabel(p.from), seatLabel(p.to), p.amount, why ?? ""].forEach((v) => (tr.insertCell().textContent = v));
   }
   if (!result.payments.length) payments.insertRow().insertCell().textContent = t("no_payments");
   $("thumb-score").textContent = `${t("score")} ${sign(result.net[state.seat])}`;
