@@ -547,6 +547,9 @@ def test_an_indicator_the_new_rules_refuse_is_dropped_and_asked_again(browser, s
     page.locator("#indicator-pick").click()
     expect(page.locator('#palette .tile[data-code="7z"]')).to_have_count(0)
     expect(page.locator('#palette .tile[data-code="5p"]')).to_have_count(1)
+    page.keyboard.press("Escape")
+    page.select_option("#rules", "wenling")  # back to rules that take it, none said meanwhile: it comes back
+    expect(page.locator("#indicator-tile .tile")).to_have_attribute("data-code", "7z")
     assert page.errors == []
 
 

@@ -46,6 +46,7 @@ function emptyTable(seat) {
     dealer: null, // asked each hand; null: not said yet
     indicator: null,
     indicatorSaid: false, // the player said the indicator (null then means none)
+    indicatorAside: null, // an indicator the rules chosen refused, back if rules that take it are chosen again
     flags: [],
     context: {},
     hands: [0, 1, 2, 3].map(emptyHand),
@@ -1129,12 +1130,19 @@ function openTileAdder(gid, title, det, focusAfter) {
 
 /** An indicator the rules now chosen do not take (a 金 is a suited tile, Baicheng's 宝 no flower…) is
  * dropped, and asked for again: every photo would otherwise be refused with it (rules with no indicator
- * keep it, unsent, for the next rules that have one). */
+ * keep it, unsent, for the next rules that have one); it comes back when rules that take it are chosen
+ * again before another is said. */
 function dropRefusedIndicator() {
   const kept = state.indicator;
   const name = region().indicator;
+  const aside = state.indicatorAside;
+  if (!kept && aside && region().indicator_tiles.includes(aside)) {
+    // rules that take the indicator dropped before (a rules change and back): it comes back
+    Object.assign(state, { indicator: aside, indicatorSaid: true, indicatorAside: null });
+    return;
+  }
   if (!kept || !name || region().indicator_tiles.includes(kept)) return; // kept, unsent, where none
-  Object.assign(state, { indicator: null, indicatorSaid: false });
+  Object.assign(state, { indicator: null, indicatorSaid: false, indicatorAside: kept });
   setStatus(() => t("indicator_dropped", { tile: tileName(kept, state.lang), name }));
 }
 
@@ -1143,7 +1151,7 @@ function openIndicatorPicker() {
   $("tile-dialog-title").textContent = t("indicator", { name: region().indicator });
   $("tile-actions").hidden = true;
   buildPalette((code) => {
-    Object.assign(state, { indicator: code, indicatorSaid: true });
+    Object.assign(state, { indicator: code, indicatorSaid: true, indicatorAside: null });
     dialog.close();
     render();
     regroup();
@@ -1531,7 +1539,7 @@ function setUpControls() {
   $("regroup-retry").addEventListener("click", regroup);
   $("indicator-pick").addEventListener("click", openIndicatorPicker);
   $("indicator-clear").addEventListener("click", () => {
-    Object.assign(state, { indicator: null, indicatorSaid: true });
+    Object.assign(state, { indicator: null, indicatorSaid: true, indicatorAside: null });
     render();
     regroup();
   });
