@@ -1263,4 +1263,11 @@ def test_the_status_line_follows_the_language(browser, server, tmp_path):
     expect(status).to_have_class(re.compile("error"))
     page.locator("#lang").click()
     expect(status).to_have_text("notes.jpg: not an image (JPEG, PNG, WebP, BMP or TIFF expected)")
+    page.locator("#clear-hand").click()  # the Undo bar's note follows the language too
+    note = page.locator("#undo-note")
+    english = note.inner_text()
+    assert english.isascii() and english
+    page.locator("#lang").click()
+    expect(note).not_to_have_text(english)
+    assert not note.inner_text().isascii()
     assert page.errors == []

@@ -160,10 +160,14 @@ function showStatus() {
 let undo = null; // while Undo is offered: {before, after}, the table before a replace or clear and just after it
 
 /** Offer to bring back the table as it was ``before`` a replace or clear, in a bar at the bottom of the screen
- * saying ``note``; null withdraws the offer. */
-function offerUndo(before, note = "") {
-  undo = before && { before, after: snapshot() };
-  $("undo-note").textContent = note;
+ * saying ``note`` (a function giving it in the page's language); null withdraws the offer. */
+function offerUndo(before, note = () => "") {
+  undo = before && { before, after: snapshot(), note };
+  showUndo();
+}
+
+function showUndo() {
+  $("undo-note").textContent = undo ? undo.note() : "";
   $("undo-bar").hidden = !undo;
 }
 
@@ -696,7 +700,7 @@ function acceptSuggestion(s) {
   state.hands[state.seat] = h;
   clearReaderNotes(photo);
   claimWinner(state.seat);
-  offerUndo(before, t("suggestion_taken"));
+  offerUndo(before, () => t("suggestion_taken"));
   render();
 }
 
@@ -1257,7 +1261,7 @@ async function requestReading(seat, photoUrl, endpoint, form) {
   applyReading(seat, answer, answer.tiles.map((d) => d.tile));
   claimWinner(seat);
   setStatus(readingNotes(seat, answer));
-  if (before) offerUndo(before, t("replaced", { seat: seatLabel(seat) }));
+  if (before) offerUndo(before, () => t("replaced", { seat: seatLabel(seat) }));
   render();
   if (seat === state.seat) bringPhotoIntoView();
   if (readStale(state.photos[seat], seat)) regroup();
@@ -1493,6 +1497,7 @@ function setUpControls() {
     saveSettings();
     translatePage();
     showStatus();
+    showUndo();
     fillRules();
     renderRegionFields();
     render();
@@ -1554,14 +1559,15 @@ function setUpControls() {
     state.hands[state.seat] = emptyHand();
     state.photos[state.seat] = null;
     setStatus(NO_STATUS);
-    if (before) offerUndo(before, t("cleared", { seat: seatLabel(state.seat) }));
+    const seat = state.seat;
+    if (before) offerUndo(before, () => t("cleared", { seat: seatLabel(seat) }));
     render();
   });
   $("new-hand").addEventListener("click", () => {
     const before = snapshot();
     Object.assign(state, emptyTable(state.seat));
     setStatus(NO_STATUS);
-    if (snapshot() !== before) offerUndo(before, t("new_hand_started"));
+    if (snapshot() !== before) offerUndo(before, () => t("new_hand_started"));
     renderRegionFields();
     render();
   });
