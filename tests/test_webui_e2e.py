@@ -1243,6 +1243,23 @@ def test_every_tap_target_on_a_phone_is_at_least_40_px(browser, server):
     assert page.errors == []
 
 
+def test_a_hand_photographed_with_the_wrong_seat_chosen_is_moved_to_its_seat(browser, server):
+    page = open_page(browser, server, "daishan")
+    upload(page, "hand_004")  # seat 0 was chosen, but it is seat 2's hand
+    read = hand_codes(page)
+    page.select_option("#move-hand", "2")
+    expect(page.locator("#seat-tab-2")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#hand-title")).to_contain_text("Seat 2")
+    expect(page.locator("#seat-tab-0")).to_contain_text("blank")
+    expect(page.locator("#seat-tab-2 .badge")).to_have_text("won")  # the winner, never chosen, moves with it
+    assert sorted(hand_codes(page)) == sorted(read)
+    expect(page.locator("#undo-note")).to_have_text("The hand was moved from Seat 0 to Seat 2.")
+    page.locator("#undo").click()
+    expect(page.locator("#seat-tab-0")).not_to_contain_text("blank")
+    expect(page.locator("#seat-tab-2")).to_contain_text("blank")
+    assert page.errors == []
+
+
 def test_the_status_line_follows_the_language(browser, server, tmp_path):
     page = open_page(browser, server, "daishan")
     detect = upload(page, "hand_004")

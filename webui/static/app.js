@@ -480,9 +480,32 @@ function renderSeatTabs() {
 /** The seats whose hand is not given (no tile in hand: melds and flowers at most). */
 const blankSeats = () => [0, 1, 2, 3].filter((seat) => !state.hands[seat].concealed.length && !state.hands[seat].win);
 
+/** The seats the hand on screen can be moved to (a photo taken with the wrong seat chosen). */
+function renderMoveHand() {
+  const others = [0, 1, 2, 3].filter((seat) => seat !== state.seat);
+  $("move-hand").replaceChildren(new Option(t("move_choose"), ""), ...others.map((seat) => new Option(seatLabel(seat), String(seat))));
+}
+
+/** The hand on screen (with its photo) becomes seat ``to``'s, and ``to``'s this seat's; the winner moves with
+ * it unless the player chose the winner. Both are read again for their new seats (claimed melds' sources). */
+function moveHand(to) {
+  const from = state.seat;
+  const before = snapshot();
+  [state.hands[from], state.hands[to]] = [state.hands[to], state.hands[from]];
+  [state.photos[from], state.photos[to]] = [state.photos[to], state.photos[from]];
+  for (const photo of [state.photos[from], state.photos[to]]) if (photo) photo.readWith = null;
+  state.seat = to;
+  saveSettings();
+  if (!state.winnerChosen && state.winner === from) setWinner(to);
+  offerUndo(before, () => t("moved", { from: seatLabel(from), to: seatLabel(to) }));
+  render();
+  regroup();
+}
+
 function renderHand() {
   const h = hand();
   $("hand-title").textContent = t("hand_of", { seat: seatLabel(state.seat) });
+  renderMoveHand();
   const groups = $("groups");
   groups.replaceChildren();
   const addGroup = (gid, title, extraClass = "", header = null) => {
@@ -1553,6 +1576,9 @@ function setUpControls() {
     handEdited();
     const gid = `meld:${hand().melds.length - 1}`;
     openTileAdder(gid, t("meld_n", { n: hand().melds.length }), null, [`[data-group="${gid}"] .tile.add`, "#add-meld"]);
+  });
+  $("move-hand").addEventListener("change", () => {
+    if ($("move-hand").value !== "") moveHand(Number($("move-hand").value));
   });
   $("clear-hand").addEventListener("click", () => {
     const before = tileCount(hand()) ? snapshot() : null;
