@@ -685,7 +685,7 @@ function renderReaderNotes() {
  * or the English line labelled as such when it has none. */
 function problemItem(text, zh) {
   const item = document.createElement("li");
-  if (state.lang !== "zh") Object.assign(item, { lang: "en", textContent: text });
+  if (state.lang !== "zh") Object.assign(item, { lang: "en", textContent: namedTiles(text) });
   else if (zh) Object.assign(item, { lang: "zh-Hans", textContent: zh });
   else {
     item.append(t("in_english"));
@@ -696,6 +696,12 @@ function problemItem(text, zh) {
 
 /** A suggestion in the page's language, from its changes, each tile named with its place in the photo:
  * "三筒 (row 1, tile 4 from the left) → 五筒, remove 八萬 (…)", and the tiles it adds: "add 三萬". */
+/** The reader's English note with each tile code standing alone named as the page names it ("tiles 3p 5z fit
+ * no group" → "tiles 3 Dots White fit no group"); compact strings such as 1234f stay. */
+function namedTiles(text) {
+  return text.replace(/\b([1-9][mps]|[1-7]z|[1-8]f)\b/g, (code) => tileName(code, "en"));
+}
+
 function suggestionText(s) {
   const photo = state.photos[state.seat];
   const rows = readingRows(photo.tiles);
