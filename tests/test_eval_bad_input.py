@@ -212,3 +212,11 @@ def test_unreadable_photo_is_reported_and_the_others_scored(capsys, split):
     assert err == f"mjcam eval: {broken}: not an image (JPEG, PNG, WebP, BMP or TIFF expected)\n"
     summary = json.loads(out)
     assert summary["photos"] == 2 and summary["unreadable"] == 1 and summary["tile_accuracy"] > 0.9
+
+
+def test_images_with_no_label_file_are_counted_as_left_out(capsys, split):
+    (split / "labels" / (PHOTOS[2].stem + ".txt")).unlink()
+    status, out, _ = mjcam_eval(capsys, split)
+    assert status == 0 and out.startswith("2 photos, ") and "(1 image with no label file left out)" in out.splitlines()[0]
+    status, out, _ = mjcam_eval(capsys, split, "--json")
+    assert json.loads(out)["unlabelled"] == 1

@@ -125,13 +125,15 @@ def evaluate_folder(folder: Path, detector, names: list[str], accept: float, lim
     mAP is computed over all the detector's candidates, as usual; tile accuracy over those whose score
     reaches ``accept``, the operating threshold. Every label file is read before the detector runs, so a bad
     one (ValueError) stops the run before any work is done; a photo that cannot be read is reported on stderr
-    and left out, and counted as ``unreadable`` in the summary.
+    and left out, and counted as ``unreadable`` in the summary; images with no label file are left out and
+    counted as ``unlabelled``.
     """
-    labelled = []
+    labelled, unlabelled = [], 0
     images = sorted(p for p in (folder / "images").iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
     for image_path in images[:limit]:
         label = folder / "labels" / (image_path.stem + ".txt")
         if not label.exists():
+            unlabelled += 1
             continue
         boxes, tiles = read_yolo_labels(label, names)
         if fixes and image_path.name in fixes:
@@ -150,7 +152,7 @@ def evaluate_folder(folder: Path, detector, names: list[str], accept: float, lim
             continue
         found = detector.detect(photo)
         scores.add(to_pixel_boxes(boxes, photo.width, photo.height), tiles, found, accept)
-    return {**scores.summary(), "unreadable": unreadable}
+    return {**scores.summary(), "unreadable": unreadable, "unlabelled": unlabelled}
 
 
 def positive_int(text: str) -> int:
@@ -193,7 +195,9 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({**summary, "classes": str(classes)}, ensure_ascii=False))
         return status
-    print(f"{summary['photos']} photos, {summary['labelled_tiles']} labelled tiles")
+    n = summary["unlabelled"]
+    unlabelled = f" ({n} image{'s' if n > 1 else ''} with no label file left out)" if n else ""
+    print(f"{summary['photos']} photos, {summary['labelled_tiles']} labelled tiles{unlabelled}")
     print(f"class names from {classes}")
     print(f"mAP50 {summary['mAP50']:.3f}   mAP50-95 {summary['mAP50-95']:.3f}   tile accuracy {summary['tile_accuracy']:.3f}")
     print("class  labelled  recall  AP50")
