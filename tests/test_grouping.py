@@ -656,6 +656,12 @@ def test_concealed_pair_of_tiles_in_no_meld_together_flagged_sideways_is_read_up
     assert (hand.concealed, hand.win_tile, len(hand.melds), hand.problems) == ("11m999s", "1m", 3, ())
 
 
+def test_concealed_row_split_by_a_wrong_gap_with_no_tile_apart_is_joined() -> None:
+    # a blurred photo's boxes overlap unevenly: a gap read in the middle of a row of fourteen, none set apart
+    hand = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s", "8s 9s 5z 5z 5z 1p 1p"))), "daishan")
+    assert (hand.concealed, hand.win_tile, hand.problems, hand.away) == ("123m11456p789s555z", "1p", (), ())
+
+
 def test_claimed_melds_laid_touching_are_parted() -> None:
     hand = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s", "7s")), (1, row("3m* 4m 5m 7p* 7p 7p"))), "daishan")
     assert (hand.concealed, hand.win_tile, hand.problems) == ("123m456p77s", "7s", ())

@@ -107,6 +107,16 @@ def test_bad_input_is_one_line_with_status_2(args: list[str], message: str) -> N
     assert done.stderr.startswith(message) and done.stderr.count("\n") == 1
 
 
+def test_a_blurred_real_photo_is_read_whole(tmp_path: Path) -> None:
+    # blurred, the boxes overlap unevenly and a gap was read in the middle of the concealed row
+    photo = tmp_path / "blurred.jpg"
+    sharp = next((Path(__file__).resolve().parents[2] / "shared/data/chinese-mahjong-detection/valid/images").glob("hand_004_*.jpg"))
+    cv2.imwrite(str(photo), cv2.GaussianBlur(cv2.imread(str(sharp)), (0, 0), 4))
+    done = mjcam(str(photo), "--rules", "daishan", "--json")
+    out = json.loads(done.stdout)
+    assert (out["concealed"], out["win_tile"], out["problems"]) == ("234456678p55666z", "6p", [])
+
+
 def test_a_photo_with_no_tile_says_so(tmp_path: Path) -> None:
     photo = tmp_path / "table.png"
     cv2.imwrite(str(photo), np.full((480, 640, 3), 90, np.uint8))

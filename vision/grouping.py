@@ -28,6 +28,7 @@ Pure functions, in order:
 """
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
@@ -1000,7 +1001,8 @@ def _concealed_candidates(rows: Rows, plain: list[tuple[int, ...]]
     row by one plain tile set apart, and the largest plain group, when it is none of those, without a
     winning tile (a hand laid with no tile apart, while other tiles on the table happen to show one). A
     wrong gap (a misread spacing, a duplicate box left out) may break the concealed row, so each is also
-    tried joined to the plain groups just before it in its row (the rows then hold the joined group)."""
+    tried joined to the plain groups just before it in its row, and with no tile set apart to those just after
+    it too (the rows then hold the joined group)."""
     pairs: list[tuple[tuple[tuple[int, ...], ...], int, tuple[int, ...] | None]] = [
         (row, k, h) for row in rows for k, (g, h) in enumerate(zip(row, row[1:])) if g in plain and h in plain
         and len(h) == 1]
@@ -1010,14 +1012,17 @@ def _concealed_candidates(rows: Rows, plain: list[tuple[int, ...]]
         pairs.append((row, row.index(largest), None))
     out = []
     for row, k, h in pairs:
-        start = k
-        while True:
-            joined = tuple(i for g in row[start:k + 1] for i in g)
-            trial = [r if r is not row else row[:start] + (joined,) + row[k + 1:] for r in rows]
-            out.append((trial, joined, h, k - start))
-            if start == 0 or row[start - 1] not in plain:
-                break
-            start -= 1
+        # with no tile set apart, the groups just after it may be the row's end split off by a wrong gap too
+        ends = [k] + list(itertools.takewhile(lambda e: row[e] in plain, range(k + 1, len(row)))) if h is None else [k]
+        for end in ends:
+            start = k
+            while True:
+                joined = tuple(i for g in row[start:end + 1] for i in g)
+                trial = [r if r is not row else row[:start] + (joined,) + row[end + 1:] for r in rows]
+                out.append((trial, joined, h, end - start))
+                if start == 0 or row[start - 1] not in plain:
+                    break
+                start -= 1
     return out
 
 
