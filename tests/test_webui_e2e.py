@@ -543,6 +543,10 @@ def test_an_indicator_the_new_rules_refuse_is_dropped_and_asked_again(browser, s
     page.select_option("#rules", "fuzhou")
     expect(page.locator("#status")).to_contain_text("Red cannot be the 金 under these rules")
     expect(page.locator("#indicator-tile .tile")).to_have_count(0)
+    page.select_option("#rules", "wenling")  # and back: it comes back, and the note goes
+    expect(page.locator("#indicator-tile .tile")).to_have_attribute("data-code", "7z")
+    expect(page.locator("#status")).not_to_contain_text("cannot be the")
+    page.select_option("#rules", "fuzhou")
     upload(page, "hand_006")  # read, not refused for the indicator
     page.locator("#indicator-pick").click()
     expect(page.locator('#palette .tile[data-code="7z"]')).to_have_count(0)
@@ -1258,6 +1262,13 @@ def test_a_hand_photographed_with_the_wrong_seat_chosen_is_moved_to_its_seat(bro
     page.locator("#undo").click()
     expect(page.locator("#seat-tab-0")).not_to_contain_text("blank")
     expect(page.locator("#seat-tab-2")).to_contain_text("blank")
+    expect(page.locator("#hand-title")).to_contain_text("Seat 0")  # back on the seat whose hand it brought back
+    page.locator("#seat-tab-1").click()
+    expect(page.locator("#move-hand")).to_be_disabled()  # a blank seat has nothing to move
+    upload(page, "hand_005")
+    page.select_option("#move-hand", "0")  # two photographed hands swap: the winner, never chosen, follows its hand
+    expect(page.locator("#seat-tab-1 .badge")).to_have_text("won")
+    expect(page.locator("#seat-tab-0 .badge")).to_have_count(0)
     assert page.errors == []
 
 

@@ -161,8 +161,8 @@ let undo = null; // while Undo is offered: {before, after}, the table before a r
 
 /** Offer to bring back the table as it was ``before`` a replace or clear, in a bar at the bottom of the screen
  * saying ``note`` (a function giving it in the page's language); null withdraws the offer. */
-function offerUndo(before, note = () => "") {
-  undo = before && { before, after: snapshot(), note };
+function offerUndo(before, note = () => "", seat = state.seat) {
+  undo = before && { before, after: snapshot(), note, seat };
   showUndo();
 }
 
@@ -422,13 +422,15 @@ function serverError(label, answer) {
 }
 
 /** The scorer's English line as players say it: seats as the page names them, not record paths
- * (``players[2].concealed holds`` → "Seat 2 · South's concealed tiles hold"), rules by their names. */
+ * (``players[2].concealed holds`` → "Seat 2 · South's concealed tiles hold"), rules and tiles by their names. */
 function plainEnglish(text) {
   const parts = { concealed: "concealed tiles", flowers: "flowers" };
-  return text
-    .replace(/players\[([0-3])\]\.(concealed|flowers)( holds)?/g, (_, seat, part, holds) => `${seatLabel(Number(seat))}'s ${parts[part]}${holds ? " hold" : ""}`)
-    .replace(/players\[([0-3])\]/g, (_, seat) => seatLabel(Number(seat)))
-    .replace(/\b(wenling|fuzhou|daishan|baicheng) rules\b/g, (_, key) => `${state.regions[key]?.name ?? key} rules`);
+  return namedTiles(
+    text
+      .replace(/players\[([0-3])\]\.(concealed|flowers)( holds)?/g, (_, seat, part, holds) => `${seatLabel(Number(seat))}'s ${parts[part]}${holds ? " hold" : ""}`)
+      .replace(/players\[([0-3])\]/g, (_, seat) => seatLabel(Number(seat)))
+      .replace(/\b(wenling|fuzhou|daishan|baicheng) rules\b/g, (_, key) => `${state.regions[key]?.name ?? key} rules`)
+  );
 }
 
 const tooLarge = () => t("too_large", { mb: Math.floor(MAX_PHOTO_BYTES / 2 ** 20) });
@@ -484,6 +486,8 @@ const blankSeats = () => [0, 1, 2, 3].filter((seat) => !state.hands[seat].concea
 function renderMoveHand() {
   const others = [0, 1, 2, 3].filter((seat) => seat !== state.seat);
   $("move-hand").replaceChildren(new Option(t("move_choose"), ""), ...others.map((seat) => new Option(seatLabel(seat), String(seat))));
+  // nothing to move, or a photo of this seat still being read (its answer would land on the seat left)
+  $("move-hand").disabled = !tileCount(hand()) || photosBeingRead.has(state.seat);
 }
 
 /** The hand on screen (with its photo) becomes seat ``to``'s, and ``to``'s this seat's; the winner moves with
@@ -496,8 +500,8 @@ function moveHand(to) {
   for (const photo of [state.photos[from], state.photos[to]]) if (photo) photo.readWith = null;
   state.seat = to;
   saveSettings();
-  if (!state.winnerChosen && state.winner === from) setWinner(to);
-  offerUndo(before, () => t("moved", { from: seatLabel(from), to: seatLabel(to) }));
+  if (!state.winnerChosen && [from, to].includes(state.winner)) setWinner(state.winner === from ? to : from);
+  offerUndo(before, () => t("moved", { from: seatLabel(from), to: seatLabel(to) }), from);
   render();
   regroup();
 }
@@ -1166,6 +1170,7 @@ function openTileAdder(gid, title, det, focusAfter) {
  * keep it, unsent, for the next rules that have one); it comes back when rules that take it are chosen
  * again before another is said. */
 function dropRefusedIndicator() {
+  if (statusLine.message === indicatorNote) setStatus(NO_STATUS);
   const kept = state.indicator;
   const name = region().indicator;
   const aside = state.indicatorAside;
@@ -1176,8 +1181,10 @@ function dropRefusedIndicator() {
   }
   if (!kept || !name || region().indicator_tiles.includes(kept)) return; // kept, unsent, where none
   Object.assign(state, { indicator: null, indicatorSaid: false, indicatorAside: kept });
-  setStatus(() => t("indicator_dropped", { tile: tileName(kept, state.lang), name }));
+  setStatus(indicatorNote = () => t("indicator_dropped", { tile: tileName(kept, state.lang), name }));
 }
+
+let indicatorNote = null; // the status line saying an indicator was dropped: cleared by the next rules change
 
 function openIndicatorPicker() {
   const dialog = $("tile-dialog");
@@ -1271,6 +1278,7 @@ const readWith = (seat) => JSON.stringify({ ...readingFields(seat), seat: undefi
 const readStale = (photo, seat) => photo && photo.readWith !== readWith(seat);
 
 const photoRequests = [0, 0, 0, 0]; // per seat: the latest photo sent
+const photosBeingRead = new Set(); // the seats whose latest photo has not been answered yet
 
 /** Read a photo (``photoUrl``: what shows it, or a promise of it) as the seat's hand. A photo with no tile
  * changes nothing; a hand it replaces can be brought back (Undo). Only the seat's latest photo's answer is
@@ -1281,8 +1289,12 @@ async function requestReading(seat, photoUrl, endpoint, form) {
   for (const [name, value] of Object.entries(fields)) form.append(name, typeof value === "object" ? JSON.stringify(value) : value);
   const request = ++photoRequests[seat];
   setStatus(() => t("reading"));
+  photosBeingRead.add(seat);
+  renderMoveHand();
   const [{ answer, error }, url] = await Promise.all([post(endpoint, form, "photo_error"), photoUrl]);
   if (request !== photoRequests[seat]) return; // a newer photo of this seat is being read
+  photosBeingRead.delete(seat);
+  renderMoveHand();
   if (error) return setStatus(error, { error: true });
   if (!answer.tiles.length) return setStatus(() => t("no_tiles"), { error: true });
   const before = tileCount(state.hands[seat]) ? snapshot() : null;
@@ -1605,6 +1617,7 @@ function setUpControls() {
   });
   $("undo").addEventListener("click", () => {
     restoreSnapshot(JSON.parse(undo.before));
+    state.seat = undo.seat; // the seat whose hand it brings back
     offerUndo(null);
     setStatus(NO_STATUS);
     dropRefusedIndicator();
