@@ -536,6 +536,15 @@ def test_changing_the_rules_regroups_the_hand_and_keeps_the_indicator(browser, s
     assert page.errors == []
 
 
+def test_none_said_for_one_rules_indicator_is_asked_again_for_anothers(browser, server):
+    page = open_page(browser, server, "wenling")
+    page.locator("#indicator-clear").click()  # no 得 at this table
+    expect(page.locator("#indicator-tile")).to_have_text("none")
+    page.select_option("#rules", "fuzhou")  # a 金 is another matter
+    expect(page.locator("#indicator-tile")).to_have_text("—")
+    assert page.errors == []
+
+
 def test_an_indicator_the_new_rules_refuse_is_dropped_and_asked_again(browser, server):
     page = open_page(browser, server, "wenling")
     page.locator("#indicator-pick").click()

@@ -1544,8 +1544,11 @@ function setUpControls() {
     render();
   });
   $("rules").addEventListener("change", () => {
+    const before = region().indicator;
     state.rules = $("rules").value;
     state.optionProblems = {};
+    // "none" said for one rules' indicator (得) says nothing of another's (金): asked again
+    if (state.indicator === null && region().indicator !== before) state.indicatorSaid = false;
     dropRefusedIndicator();
     saveSettings();
     renderRegionFields();
