@@ -1279,6 +1279,7 @@ def test_a_hand_photographed_with_the_wrong_seat_chosen_is_moved_to_its_seat(bro
     expect(page.locator("#seat-tab-1 .badge")).to_have_text("won")
     expect(page.locator("#seat-tab-0 .badge")).to_have_count(0)
     assert page.errors == []
+    page.context.close()
 
 
 def test_the_status_line_follows_the_language(browser, server, tmp_path):
