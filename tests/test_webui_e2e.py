@@ -62,6 +62,15 @@ def browser(playwright):
     browser.close()
 
 
+@pytest.fixture(autouse=True)
+def close_pages(browser):
+    """Each test's browser contexts closed after it: pages left open pile up in the one browser, and past
+    about fifty a new page no longer loaded within Playwright's 30 s."""
+    yield
+    for context in browser.contexts:
+        context.close()
+
+
 @pytest.fixture(scope="module")
 def server():
     process, url = start_server()
@@ -1279,7 +1288,6 @@ def test_a_hand_photographed_with_the_wrong_seat_chosen_is_moved_to_its_seat(bro
     expect(page.locator("#seat-tab-1 .badge")).to_have_text("won")
     expect(page.locator("#seat-tab-0 .badge")).to_have_count(0)
     assert page.errors == []
-    page.context.close()
 
 
 def test_the_status_line_follows_the_language(browser, server, tmp_path):
