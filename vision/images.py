@@ -4,6 +4,7 @@ from __future__ import annotations
 import os
 import stat
 import struct
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,7 +58,9 @@ def image_format(data: bytes) -> str | None:
     return "AVIF" if data[4:8] == b"ftyp" and data[8:12] in (b"avif", b"avis") else None
 
 
-def _jpeg_size(data: bytes) -> tuple[int, int] | None:
+def _jpeg_segments(data: bytes) -> Iterator[tuple[int, int, int]]:
+    """(marker, position, length) of each segment of a JPEG, in order, stepping over fill bytes and the
+    markers that stand alone."""
     pos = 2
     while pos + 9 < len(data):
         if data[pos] != 0xFF:
@@ -67,23 +70,27 @@ def _jpeg_size(data: bytes) -> tuple[int, int] | None:
         if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7 or marker == 0xFF:
             pos += 1 if marker == 0xFF else 2
             continue
-        length = struct.unpack(">H", data[pos + 2 : pos + 4])[0]
+        (length,) = struct.unpack(">H", data[pos + 2 : pos + 4])
+        yield marker, pos, length
+        pos += 2 + length
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int] | None:
+    for marker, pos, _ in _jpeg_segments(data):
         if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
             height, width = struct.unpack(">HH", data[pos + 5 : pos + 9])
             return width, height
-        pos += 2 + length
     return None
 
 
 def _jpeg_orientation(data: bytes) -> int:
     """The EXIF orientation (1–8) of a JPEG, from its APP1 Exif segment; 1 when it has none."""
-    pos = 2
     try:
-        while pos + 4 < len(data) and data[pos] == 0xFF and data[pos + 1] != 0xDA:  # up to the scan
-            (length,) = struct.unpack_from(">H", data, pos + 2)
-            if data[pos + 1] == 0xE1 and data[pos + 4 : pos + 10] == b"Exif\0\0":
+        for marker, pos, length in _jpeg_segments(data):
+            if marker == 0xDA:  # the scan: no EXIF after it
+                break
+            if marker == 0xE1 and data[pos + 4 : pos + 10] == b"Exif\0\0":
                 return _first_ifd(data[pos + 10 : pos + 2 + length], {0x0112}).get(0x0112, 1)
-            pos += 2 + length
     except struct.error:
         pass
     return 1
