@@ -834,29 +834,19 @@ def _meld_parts(group: tuple[int, ...], tiles: tuple[str, ...], sideways: np.nda
     """The group parted, left to right, into two or more claimed melds (each of three or four tiles making a
     pung, chow or kong, with at most one tile sideways, and one at least in the group), or None when it does
     not part so."""
-    if len(group) < 3:
-        return [] if not group else None
-    if not any(sideways[i] for i in group):
-        return None
-    for size in (3, 4):
-        part = group[:size]
-        if len(part) == size and sum(bool(sideways[i]) for i in part) <= 1 \
-                and _is_meld_shape([tiles[i] for i in part]) and BACK not in (tiles[i] for i in part):
-            rest = _meld_parts(group[size:], tiles, sideways) if any(sideways[i] for i in group[size:]) \
-                else _plain_melds(group[size:], tiles)
-            if rest is not None:
-                return [part] + rest
-    return None
+    return _melds_in(group, tiles, sideways) if any(sideways[i] for i in group) else None
 
 
-def _plain_melds(group: tuple[int, ...], tiles: tuple[str, ...]) -> list[tuple[int, ...]] | None:
-    """The group parted, left to right, into melds of three or four face-up tiles, or None."""
+def _melds_in(group: tuple[int, ...], tiles: tuple[str, ...], sideways: np.ndarray) -> list[tuple[int, ...]] | None:
+    """The group parted, left to right, into melds of three or four face-up tiles, at most one sideways each,
+    or None."""
     if not group:
         return []
     for size in (3, 4):
         part = group[:size]
-        if len(part) == size and _is_meld_shape([tiles[i] for i in part]) and BACK not in (tiles[i] for i in part):
-            rest = _plain_melds(group[size:], tiles)
+        if len(part) == size and sum(bool(sideways[i]) for i in part) <= 1 \
+                and _is_meld_shape([tiles[i] for i in part]) and BACK not in (tiles[i] for i in part):
+            rest = _melds_in(group[size:], tiles, sideways)
             if rest is not None:
                 return [part] + rest
     return None
