@@ -10,7 +10,7 @@ import pytest
 
 from datasets.real import REAL_DATA, dataset_tile_codes
 from mjcam.cli import main
-from vision.eval_cli import CLASS_FILES, class_list, class_names
+from vision.eval_cli import CLASS_FILES, class_list
 
 VALID = REAL_DATA / "valid"
 PHOTOS = sorted((VALID / "images").iterdir())[:3]
@@ -98,7 +98,7 @@ def test_bad_class_list_is_one_line_naming_it(capsys, split, name, text, message
 ])
 def test_yolo_data_yaml_forms_are_read(tmp_path, text):
     (tmp_path / "data.yaml").write_text(text)
-    assert class_names(tmp_path / "valid", None) == CODES
+    assert class_list(tmp_path / "valid", None)[1] == CODES
 
 
 def write_class_list(path: Path, codes: list[str]) -> None:

@@ -112,11 +112,6 @@ def class_list(folder: Path, classes: Path | None) -> tuple[Path, list[str]]:
     return path, names
 
 
-def class_names(folder: Path, classes: Path | None) -> list[str]:
-    """The class name of each label index (see the module docstring for where they come from)."""
-    return class_list(folder, classes)[1]
-
-
 def evaluate_folder(folder: Path, detector, names: list[str], accept: float, limit: int | None = None,
                     fixes: dict[str, LabelFixes] | None = None) -> dict:
     """Run the detector (set to a low threshold) on every labelled image of the folder and score it against
