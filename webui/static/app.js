@@ -698,14 +698,14 @@ function problemItem(text, zh) {
   return item;
 }
 
-/** A suggestion in the page's language, from its changes, each tile named with its place in the photo:
- * "三筒 (row 1, tile 4 from the left) → 五筒, remove 八萬 (…)", and the tiles it adds: "add 三萬". */
 /** The reader's English note with each tile code standing alone named as the page names it ("tiles 3p 5z fit
  * no group" → "tiles 3 Dots White fit no group"); compact strings such as 1234f stay. */
 function namedTiles(text) {
   return text.replace(/\b([1-9][mps]|[1-7]z|[1-8]f)\b/g, (code) => tileName(code, "en"));
 }
 
+/** A suggestion in the page's language, from its changes, each tile named with its place in the photo:
+ * "三筒 (row 1, tile 4 from the left) → 五筒, remove 八萬 (…)", and the tiles it adds: "add 三萬". */
 function suggestionText(s) {
   const photo = state.photos[state.seat];
   const rows = readingRows(photo.tiles);
