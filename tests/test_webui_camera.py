@@ -98,13 +98,19 @@ def test_capture_now_and_status(video):
     assert status["capture"] == 1 and status["frames"] == 1 and status["size"] == [320, 240]
 
 
-def test_video_file_plays_like_a_camera_and_captures_each_hand(video):
-    camera = Camera(str(video)).start()
-    deadline = time.monotonic() + 30
+def played_to_the_end(source: str, seconds: float, poll: float) -> tuple[Camera, dict]:
+    """A camera on a video file, stopped once it has ended (or after ``seconds``), and its status then."""
+    camera = Camera(source).start()
+    deadline = time.monotonic() + seconds
     while not camera.status()["ended"] and time.monotonic() < deadline:
-        time.sleep(0.1)
+        time.sleep(poll)
     status = camera.status()
     camera.stop()
+    return camera, status
+
+
+def test_video_file_plays_like_a_camera_and_captures_each_hand(video):
+    camera, status = played_to_the_end(str(video), 30, 0.1)
     assert status["ended"] and not status["running"]
     assert status["frames"] == 2 * (5 + 15)
     assert status["capture"] == 2  # one capture per photo held still
@@ -122,12 +128,7 @@ def test_a_raw_mjpeg_stream_is_a_video_and_one_frame_is_a_still_image(tmp_path):
     one frame from is a still image, whatever it is called."""
     raw = tmp_path / "raw.mjpeg"
     raw.write_bytes(b"".join(jpeg(seed) for seed in (1, 2, 3)))
-    camera = Camera(str(raw)).start()
-    deadline = time.monotonic() + 10
-    while not camera.status()["ended"] and time.monotonic() < deadline:
-        time.sleep(0.02)
-    status = camera.status()
-    camera.stop()
+    _, status = played_to_the_end(str(raw), 10, 0.02)
     assert status["ended"] and status["frames"] == 3 and status["size"] == [320, 240]
     one = tmp_path / "one.mjpeg"
     one.write_bytes(jpeg(1))
