@@ -16,3 +16,21 @@ def test_synthetic_crops_take_every_back_and_some_faces_or_only_the_classes_aske
     build_synthetic(None, tmp_path / "white.npz", 12, first_seed=20, only=frozenset({"5z"}))
     white = np.load(tmp_path / "white.npz")["labels"]
     assert len(white) > 0 and {CLASS_NAMES[i] for i in white} == {"5z"}
+
+
+def test_stretched_strips_hold_whole_labelled_tiles_many_times_taller_or_wider(tmp_path):
+    """`datasets.stretched_strips`: square pictures of a row (tiles come out tall) or a column (wide) of a
+    training photo, each labelled tile inside the picture."""
+    from datasets.real import dataset_tile_codes
+    from datasets.stretched_strips import build_strips
+    from vision.metrics import read_yolo_labels
+
+    assert build_strips(tmp_path, 6, seed=1) == 6
+    aspects = []
+    for label in sorted((tmp_path / "labels").iterdir()):
+        boxes, tiles = read_yolo_labels(label, dataset_tile_codes(tmp_path))
+        assert len(tiles) >= 4 and (boxes[:, :2] - boxes[:, 2:] / 2 >= -1e-6).all()
+        assert (boxes[:, :2] + boxes[:, 2:] / 2 <= 1 + 1e-6).all()
+        aspects.append(float(np.median(boxes[:, 2] / boxes[:, 3])))
+        assert (tmp_path / "images" / (label.stem + ".jpg")).exists()
+    assert sum(a < 0.35 for a in aspects) == 3 and sum(a > 2.5 for a in aspects) == 3

@@ -706,3 +706,15 @@ def test_a_meld_too_many_is_the_one_farthest_from_the_concealed_row() -> None:
     # another player's chow lies within reach behind the hand's own pung: the hand holds a meld too many
     hand = group_hand(laid(DAISHAN, PUNG, (2.2, row("3s* 4s 5s"))), "daishan")
     assert (hand.concealed, hand.win_tile, hand.melds, hand.problems, hand.away) == (*CLEAN, (), (14, 15, 16))
+
+
+@pytest.mark.parametrize("stretch", [(1.0, 10.0), (12.0, 1.0), (0.1, 1.0)])
+def test_a_stretched_photo_is_read_as_the_hand_it_shows(stretch) -> None:
+    """A picture resized without keeping its aspect ratio (here ten times taller, twelve times wider, or a
+    tenth as wide): its rows of tiles hold together once the axis is scaled back (`unstretched`)."""
+    upright = laid(DAISHAN, PUNG)
+    stretched = replace(upright, xyxy=upright.xyxy * np.tile(stretch, 2))
+    frame = (round(2000 * stretch[0]), round(2000 * stretch[1]))
+    hand = group_hand(stretched, "daishan", frame=frame)
+    assert hand.player == group_hand(upright, "daishan", frame=(2000, 2000)).player
+    assert hand.player["concealed"] == "123m456p789s55z" and hand.win_tile == "5z"

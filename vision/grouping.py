@@ -111,6 +111,11 @@ sideways, one the flags' 45° missed)."""
 SIDEWAYS_LENGTH = 4 / 3
 """A sideways tile's length along the row, in upright tile widths (a face is 3 × 4)."""
 
+STRETCHED = 3.5
+"""A photo whose face-up tiles' median box is more than this many times as tall as wide, or as wide as tall,
+was stretched (`unstretched`): a standing tile is about 0.75 as wide as tall, a lying one seen at a slant
+rarely more than twice as wide as tall."""
+TILE_ASPECT = 0.75
 SEAT_OF_POSITION = {"left": 3, "middle": 2, "right": 1}
 """Seat offset of the player a claimed tile came from, by its position: 上家, 对家, 下家."""
 
@@ -1267,6 +1272,23 @@ def _cut_by_edge(detections: Detections, frame: tuple[int, int]) -> np.ndarray:
     return (x1 <= 1) | (y1 <= 1) | (x2 >= frame[0] - 1) | (y2 >= frame[1] - 1)
 
 
+def unstretched(detections: Detections, frame: tuple[int, int] | None) -> tuple[Detections, tuple[int, int] | None]:
+    """The detections and ``frame`` (width, height) with a stretched photo's axis scaled back: when the face-up
+    tiles' median box is more than STRETCHED times as tall as wide (or as wide as tall), one axis is scaled so
+    that it is as tall as a standing tile (TILE_ASPECT). A picture resized without keeping its aspect ratio
+    breaks a row of tiles apart in its own pixels; the order and indices of the detections are kept."""
+    face_up = np.array([tile != BACK for tile in detections.tiles], bool)
+    if face_up.sum() < 2:
+        return detections, frame
+    sizes = np.maximum(detections.sizes[face_up], 1e-3)
+    aspect = float(np.exp(np.median(np.log(sizes[:, 0] / sizes[:, 1]))))
+    if 1 / STRETCHED <= aspect <= STRETCHED:
+        return detections, frame
+    scale = np.array([TILE_ASPECT / aspect, 1.0] if aspect > 1 else [1.0, aspect / TILE_ASPECT], np.float32)
+    scaled = replace(detections, xyxy=detections.xyxy * np.tile(scale, 2))
+    return scaled, None if frame is None else (round(frame[0] * float(scale[0])), round(frame[1] * float(scale[1])))
+
+
 def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator: str | None = None,
                options: dict[str, Any] | None = None, frame: tuple[int, int] | None = None,
                winner: bool = True) -> HandReading:
@@ -1291,6 +1313,7 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
         raise ValueError(f"unknown rules {region!r} (known: {', '.join(REGIONS)})")
     if seat not in (0, 1, 2, 3):
         raise ValueError(f"seat must be 0, 1, 2 or 3, not {seat!r}")
+    detections, frame = unstretched(detections, frame)
     slivers = edge_slivers(detections, frame)
     layout, reading = read_detections(detections, region, seat=seat, indicator=indicator, options=options,
                                       left_out=slivers, winner=winner)
