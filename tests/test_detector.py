@@ -15,7 +15,7 @@ from datasets.real import REAL_DATA, VALID_LABEL_FIXES, dataset_tile_codes, load
 from vision.detections import BACK, CLASS_NAMES
 from vision.detector import CLASSIFIER_MODEL, DETECTOR_MODEL, DetectorSettings, TileDetector, sideways_flags
 from vision.images import read_photo
-from vision.metrics import box_iou, match_pairs, to_pixel_boxes
+from vision.metrics import box_iou, match_pairs, read_yolo_labels, to_pixel_boxes
 
 MJCAM = [sys.executable, "-m", "mjcam.cli"]
 HAND_PHOTOS = sorted((p for p in load_split("valid") if p.source.startswith("hand_")), key=lambda p: p.image.name)
@@ -145,6 +145,24 @@ def test_a_stretched_picture_is_read_squeezed_back(detector):
         right += _named_right(photo, detector.detect(image))
         total += len(photo.tiles)
     assert squeezed >= 13 and right / total >= 0.8, f"{squeezed} squeezed, {right}/{total} named right"
+
+
+def test_a_stretched_strip_whose_pieces_of_tiles_fool_the_detector_is_squeezed_back(detector, tmp_path):
+    """A row of a training photo (hand_044) stretched to a square: as it is, the detector finds 28 boxes,
+    pieces of tiles far taller than a tile; the squeezed view's tile-shaped boxes win, and all 14 tiles
+    are found and named."""
+    import cv2
+
+    from datasets.stretched_strips import build_strips
+
+    build_strips(tmp_path, 120, seed=5)
+    name = "row_hand_044_jpg"
+    image = cv2.imread(str(tmp_path / "images" / f"{name}.jpg"))
+    boxes, tiles = read_yolo_labels(tmp_path / "labels" / f"{name}.txt", dataset_tile_codes(tmp_path))
+    assert detector.find_tiles_unstretched(image)[1][0] == 1 and detector.find_tiles_unstretched(image)[1][1] < 0.2
+    found = detector.detect(image)
+    pairs = match_pairs(box_iou(to_pixel_boxes(boxes, 640, 640), found.xyxy), 0.5)
+    assert len(tiles) == 14 and sum(tiles[t] == found.tiles[p] for t, p in pairs) >= 13
 
 
 def test_a_photo_the_detector_is_sure_of_or_a_blank_one_is_not_squeezed(detector):

@@ -33,11 +33,15 @@ stretched (resized without keeping its aspect ratio, as some datasets and apps d
 wider than a tile is. The median is at least 0.71 in 95 % of 150 real training photos, below 0.61 in 95 % of
 120 strips of training photos stretched to a square."""
 MIN_SURE_TILES = 3
+ODD_SHAPE = 3.5
+"""A box more than this many times as long one way as the other has no tile's shape (a standing tile is
+about 0.75 as wide as tall; a lying one seen at a slant rarely twice as wide as tall): a piece of a
+stretched tile."""
 SQUEEZES = (3.0, 4.5, 6.5, 9.0, 13.0)
 """The factors by which such a photo is squeezed along either axis, to undo a stretch."""
 SQUEEZE_GAIN = 1.3
-"""A squeezed view replaces the photo as it is when its tiles' summed scores are at least this many times
-the photo's, and their median score is no lower."""
+"""A squeezed view replaces the photo as it is when the summed scores of its tile-shaped boxes are more than
+this many times the photo's, and the median score of its tiles is no lower."""
 
 
 @dataclass(frozen=True)
@@ -153,24 +157,25 @@ class TileDetector:
         """`find_tiles` in the view of ``image`` where its tiles look most like tiles: (the view, its scale
         along x and y against ``image``, boxes in the view's pixels, scores).
 
-        The view is ``image`` itself unless the detector is unsure of it (`UNSURE_SCORE`) and a squeezed
-        copy (`SQUEEZES`) finds clearly more, and surer, tiles (`SQUEEZE_GAIN`).
+        The view is ``image`` itself unless the detector is unsure of it (`UNSURE_SCORE`) or most of its
+        boxes have no tile's shape (`ODD_SHAPE`), and a squeezed copy (`SQUEEZES`) finds clearly more, and
+        surer, tile-shaped tiles (`SQUEEZE_GAIN`).
         """
         boxes, scores = self.find_tiles(image)
-        sure = scores[scores >= OPERATING_SCORE]
         best = (image, (1.0, 1.0), boxes, scores)
-        if len(sure) >= MIN_SURE_TILES and np.median(sure) >= UNSURE_SCORE:
+        sure, shapely = _sure_scores(boxes, scores)
+        if len(sure) >= MIN_SURE_TILES and np.median(sure) >= UNSURE_SCORE and shapely.mean() > 0.5:
             return best
-        best_total, least_median = SQUEEZE_GAIN * sure.sum(), np.median(sure) if len(sure) else 0.0
+        best_total, least_median = SQUEEZE_GAIN * sure[shapely].sum(), np.median(sure) if len(sure) else 0.0
         height, width = image.shape[:2]
         for factor in SQUEEZES:
             for size in ((max(round(width / factor), 1), height), (width, max(round(height / factor), 1))):
                 view = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
                 view_boxes, view_scores = self.find_tiles(view)
-                view_sure = view_scores[view_scores >= OPERATING_SCORE]
-                if (len(view_sure) >= MIN_SURE_TILES and view_sure.sum() > best_total
+                view_sure, view_shapely = _sure_scores(view_boxes, view_scores)
+                if (len(view_sure) >= MIN_SURE_TILES and view_sure[view_shapely].sum() > best_total
                         and np.median(view_sure) >= least_median):
-                    best_total = view_sure.sum()
+                    best_total = view_sure[view_shapely].sum()
                     best = (view, (size[0] / width, size[1] / height), view_boxes, view_scores)
         return best
 
@@ -214,6 +219,14 @@ class TileDetector:
             score=scores,
         )
         return detections[order]
+
+
+def _sure_scores(boxes: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The scores of the tiles at the operating score, and whether each box has a tile's shape (at most
+    ODD_SHAPE times as long one way as the other)."""
+    sure = scores >= OPERATING_SCORE
+    sizes = np.maximum(boxes[sure, 2:] - boxes[sure, :2], 1e-3)
+    return scores[sure], np.abs(np.log(sizes[:, 0] / sizes[:, 1])) <= np.log(ODD_SHAPE)
 
 
 def _degrees(up: np.ndarray) -> np.ndarray:
