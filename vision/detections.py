@@ -12,6 +12,11 @@ BACK = "back"
 CLASS_NAMES: tuple[str, ...] = TILE_CODES + (BACK,)
 """The 43 tile classes: the 42 faces by tile code, then ``back`` (a face-down tile)."""
 
+ODD_SHAPE = 3.5
+"""A box more than this many times as long one way as the other has no tile's shape (a standing tile is about
+0.75 as wide as tall, a lying one seen at a slant rarely twice as wide as tall): in a picture resized without
+keeping its aspect ratio, most boxes are such."""
+
 Alternatives = tuple[tuple[str, float], ...]
 
 

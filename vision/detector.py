@@ -18,7 +18,7 @@ import numpy as np
 import onnxruntime as ort
 
 from vision.crops import box_aspects, crops_batch
-from vision.detections import BACK, CLASS_NAMES, Detections
+from vision.detections import BACK, CLASS_NAMES, ODD_SHAPE, Detections
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 DETECTOR_MODEL = MODELS / "tile_detector.onnx"
@@ -33,10 +33,6 @@ stretched (resized without keeping its aspect ratio, as some datasets and apps d
 wider than a tile is. The median is at least 0.71 in 95 % of 150 real training photos, below 0.61 in 95 % of
 120 strips of training photos stretched to a square."""
 MIN_SURE_TILES = 3
-ODD_SHAPE = 3.5
-"""A box more than this many times as long one way as the other has no tile's shape (a standing tile is
-about 0.75 as wide as tall; a lying one seen at a slant rarely twice as wide as tall): a piece of a
-stretched tile."""
 SQUEEZES = (3.0, 4.5, 6.5, 9.0, 13.0)
 """The factors by which such a photo is squeezed along either axis, to undo a stretch."""
 SQUEEZE_GAIN = 1.3

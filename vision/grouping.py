@@ -37,7 +37,7 @@ import numpy as np
 
 from scoring import REGIONS
 from scoring.tiles import FLOWERS, TILE_INDEX, format_tiles, parse_tiles
-from vision.detections import BACK, Detections
+from vision.detections import BACK, ODD_SHAPE, Detections
 
 SURE_GAP = 1.3
 """A spacing this many times the tighter of its neighbours is a gap between groups."""
@@ -111,11 +111,8 @@ sideways, one the flags' 45° missed)."""
 SIDEWAYS_LENGTH = 4 / 3
 """A sideways tile's length along the row, in upright tile widths (a face is 3 × 4)."""
 
-STRETCHED = 3.5
-"""A photo whose face-up tiles' median box is more than this many times as tall as wide, or as wide as tall,
-was stretched (`unstretched`): a standing tile is about 0.75 as wide as tall, a lying one seen at a slant
-rarely more than twice as wide as tall."""
 TILE_ASPECT = 0.75
+"""A standing tile's width over its height, to which `unstretched` scales a stretched picture back."""
 SEAT_OF_POSITION = {"left": 3, "middle": 2, "right": 1}
 """Seat offset of the player a claimed tile came from, by its position: 上家, 对家, 下家."""
 
@@ -1274,7 +1271,7 @@ def _cut_by_edge(detections: Detections, frame: tuple[int, int]) -> np.ndarray:
 
 def unstretched(detections: Detections, frame: tuple[int, int] | None) -> tuple[Detections, tuple[int, int] | None]:
     """The detections and ``frame`` (width, height) with a stretched photo's axis scaled back: when the face-up
-    tiles' median box is more than STRETCHED times as tall as wide (or as wide as tall), one axis is scaled so
+    tiles' median box is more than ODD_SHAPE times as tall as wide (or as wide as tall), one axis is scaled so
     that it is as tall as a standing tile (TILE_ASPECT). A picture resized without keeping its aspect ratio
     breaks a row of tiles apart in its own pixels; the order and indices of the detections are kept."""
     face_up = np.array([tile != BACK for tile in detections.tiles], bool)
@@ -1282,7 +1279,7 @@ def unstretched(detections: Detections, frame: tuple[int, int] | None) -> tuple[
         return detections, frame
     sizes = np.maximum(detections.sizes[face_up], 1e-3)
     aspect = float(np.exp(np.median(np.log(sizes[:, 0] / sizes[:, 1]))))
-    if 1 / STRETCHED <= aspect <= STRETCHED:
+    if 1 / ODD_SHAPE <= aspect <= ODD_SHAPE:
         return detections, frame
     scale = np.array([TILE_ASPECT / aspect, 1.0] if aspect > 1 else [1.0, aspect / TILE_ASPECT], np.float32)
     scaled = replace(detections, xyxy=detections.xyxy * np.tile(scale, 2))
