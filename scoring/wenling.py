@@ -321,12 +321,19 @@ class Wenling(Region):
             raise RecordError("flag kong_replacement needs a self_draw win")
         if "after_special_kong" in flags and "kong_replacement" not in flags:
             raise RecordError("flag after_special_kong needs kong_replacement")
+        winner = table.winner if table.win else None
+        if "kong_replacement" in flags and not winner.flowers and not any(m.kind == "kong" for m in winner.melds):
+            raise RecordError("flag kong_replacement needs a kong, flower or special tile of the winner: "
+                              "a replacement tile is drawn only after one")
+        specials = self._seat(table, winner.seat).roles.specials if winner else frozenset()
+        if "after_special_kong" in flags and not specials & set(winner.flowers):
+            raise RecordError("flag after_special_kong needs a special tile laid aside by the winner")
 
     def allowed_sizes(self, table: Table, seat: int) -> tuple[int, ...]:
         """17 for the winner (spec §1); an instant 腊子 (self-drawn, no complete hand needed) may also hold 16,
-        when the flower, special or kong tile that completed it was laid aside with no replacement drawn."""
-        if table.win and table.win.player == seat and table.win.self_drawn \
-                and _instant_lazi(table.winner, self._seat(table, seat)):
+        when the flower, special or kong tile that completed it was laid aside with no replacement drawn (a
+        winning tile drawn into the hand makes 17)."""
+        if table.win and table.win.player == seat and self._lazi_by_laid_tile(table):
             return self.info.hand_size, self.info.hand_size + 1
         return super().allowed_sizes(table, seat)
 

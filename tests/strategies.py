@@ -85,6 +85,17 @@ def winning_hand(draw: Draw, wall: Wall, sets: int, kinds: tuple[str, ...], *, m
     return concealed, melds
 
 
+def possible_flags(flags: list[str], winner: dict[str, Any], specials: frozenset[str] = frozenset()) -> list[str]:
+    """``flags`` less those the winner's laid-down tiles make impossible: a kong replacement needs a kong or a
+    tile laid aside, after_special_kong a special tile laid aside, heaven no claimed meld, earth no meld."""
+    kongs = any(m["type"] == "kong" for m in winner["melds"])
+    claimed = any(not (m["type"] == "kong" and m.get("concealed")) for m in winner["melds"])
+    impossible = {"kong_replacement": not kongs and not winner["flowers"],
+                  "after_special_kong": not specials & set(parse_tiles(winner["flowers"])),
+                  "heaven": claimed, "earth": bool(winner["melds"])}
+    return [f for f in flags if not impossible.get(f, False)]
+
+
 @st.composite
 def loose_hand(draw: Draw, wall: Wall, size: int, kinds: tuple[str, ...],
                meld_kinds: tuple[str, ...] | None = None) -> dict[str, Any]:
@@ -183,6 +194,7 @@ def wenling_tables(draw: Draw, min_de: int = 0) -> dict[str, Any]:
     if draw(st.booleans()):
         context = {"bao": {fact: draw(st.booleans()) for fact in
                            ("sheng_phase", "tile_was_sheng", "discarder_all_sheng", "discarder_tenpai")}}
+    win["flags"] = possible_flags(win["flags"], players[winner], roles.specials)
     return {"rules": "wenling", "options": options, "dealer": dealer, "indicator": indicator,
             "players": players, "win": win, "context": context}
 
@@ -225,6 +237,7 @@ def daishan_tables(draw: Draw) -> dict[str, Any]:
             players.append({"concealed": "", "melds": [], "flowers": flowers})
         else:
             players.append(draw(loose_hand(wall, 13, PLAYING_TILES)) | {"flowers": flowers})
+    win["flags"] = possible_flags(win["flags"], players[winner])
     return {"rules": "daishan", "options": draw(options_for("daishan")), "dealer": dealer, "indicator": None,
             "players": players, "win": win, "context": {}}
 
@@ -300,6 +313,7 @@ def fuzhou_tables(draw: Draw) -> dict[str, Any]:
         else:
             ordinary = tuple(t for t in SUITED if t != indicator)
             players.append(draw(loose_hand(wall, 16, SUITED, ordinary)) | {"flowers": flowers})
+    win["flags"] = possible_flags(win["flags"], players[winner])
     return {"rules": "fuzhou", "options": draw(options_for("fuzhou")), "dealer": dealer,
             "dealer_streak": draw(st.integers(0, 3)), "indicator": indicator, "players": players, "win": win,
             "context": {}}

@@ -88,6 +88,21 @@ def test_heavenly_hand():
     assert score_table(record)["net"] == [33, -11, -11, -11]
 
 
+@pytest.mark.parametrize("flag, concealed, by, kw", [
+    ("heaven", "123456789m55s", "self_draw", {"seat": 0, "melds_text": "p111p"}),  # 「庄家可补花可暗杠」: no claim
+    ("earth", "123456789m55s", "discard", {"source": 0, "melds_text": "K1111p"}),  # the winner has had no turn
+    ("kong_replacement", "123456789m123p55s", "self_draw", {}),  # a replacement follows a kong or a flower
+])
+def test_a_flag_the_laid_down_tiles_make_impossible_is_refused(flag, concealed, by, kw):
+    with pytest.raises(RecordError, match=flag):
+        score_table(winner_record("daishan", concealed, "5s", by, flags=(flag,), **kw))
+
+
+def test_a_heavenly_hand_may_hold_a_concealed_kong():
+    hand = winner_record("daishan", "123456789m55s", "5s", "self_draw", seat=0, melds_text="K1111p", flags=("heaven",))
+    assert "天胡" in [i["rule"] for i in score_table(hand)["players"][0]["items"]]
+
+
 def test_earthly_hand():
     assert total("123456789m123p55s", "5s", source=0, flags=("earth",)) == (2 + 1) * 2
 

@@ -7,7 +7,7 @@ and two flowers 東 南 (so 平和 does not apply): each payer pays 2 + 0 + 0 + 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 
-from scoring import is_winning_hand, score_table, validate_table
+from scoring import RecordError, is_winning_hand, score_table, validate_table
 from scoring.fuzhou import REGION as FUZHOU
 from scoring.tiles import parse_tiles
 from tests.records import player, record, rejected, winner_record
@@ -142,15 +142,18 @@ def test_gold_kan():
 
 # -- event wins: the ×2 form, specials added up -------------------------------------------------------------------
 def test_heavenly_hand():
-    kw = {"seat": 0, "flags": ("heaven",)}
-    assert score_table(fuzhou("234p567s11s", "2p", "self_draw", **kw))["net"] == [132, -44, -44, -44]
+    kw = {"seat": 0, "flags": ("heaven",), "melds_text": ""}  # the dealer has claimed nothing (spec §4)
+    assert score_table(fuzhou("123456789m234p567s11s", "2p", "self_draw", **kw))["net"] == [132, -44, -44, -44]
     # 天和 30 + 平和 30 are added up
-    assert score_table(fuzhou("234p567s11s", "2p", "self_draw", flowers="", **kw))["net"][1] == -(5 * 2 + 60)
+    assert score_table(fuzhou("123456789m234p567s11s", "2p", "self_draw", flowers="", **kw))["net"][1] == -(5 * 2 + 60)
+    with pytest.raises(RecordError, match="allows no claimed meld"):
+        score_table(fuzhou("234p567s11s", "2p", "self_draw", seat=0, flags=("heaven",)))
 
 
 def test_event_specials_additive_option():
-    kw = {"seat": 0, "flags": ("heaven",), "flowers": "", "options": {"event_specials_additive": False}}
-    assert score_table(fuzhou("234p567s11s", "2p", "self_draw", **kw))["net"][1] == -(5 * 2 + 30)
+    kw = {"seat": 0, "flags": ("heaven",), "flowers": "", "options": {"event_specials_additive": False},
+          "melds_text": ""}
+    assert score_table(fuzhou("123456789m234p567s11s", "2p", "self_draw", **kw))["net"][1] == -(5 * 2 + 30)
 
 
 def test_rob_gold():
@@ -192,7 +195,8 @@ def test_three_golds_keeps_only_the_largest_of_its_group():
     # a complete hand with 金龙: 三金倒 40 and 金龙 120 do not add up; 天和 30 does
     kw = {"indicator": "5s", "seat": 0}
     assert paid("234p11s555s", "2p", "self_draw", flags=("three_golds",), **kw) == (2 + 3 + 5) * 2 + 120
-    assert paid("234p11s555s", "2p", "self_draw", flags=("three_golds", "heaven"), **kw) == (2 + 3 + 5) * 2 + 150
+    assert paid("123456789m234p11s555s", "2p", "self_draw", flags=("three_golds", "heaven"), melds_text="",
+                **kw) == (2 + 3 + 5) * 2 + 150
 
 
 # -- settlement ---------------------------------------------------------------------------------------------------

@@ -166,8 +166,18 @@ def test_one_de_gets_neither():
 def test_kong_bloom():
     kw = {"melds_text": "c123m c456m k3333s", "flags": ("kong_replacement",)}
     assert "杠上开花" in rules(hand("234p567s11s", "2p", "self_draw", **kw))
-    kw_special = {"melds_text": "c123m c456m k3333s", "flags": ("kong_replacement", "after_special_kong")}
+    kw_special = {"melds_text": "c123m c456m k3333s", "flags": ("kong_replacement", "after_special_kong"),
+                  "flowers": "5z"}
     assert "杠上开花" not in rules(hand("234p567s11s", "2p", "self_draw", **kw_special))
+
+
+@pytest.mark.parametrize("flags, laid", [(("kong_replacement",), ""),
+                                         (("kong_replacement", "after_special_kong"), "1f")])
+def test_a_replacement_draw_needs_a_tile_laid_down_before_it(flags, laid):
+    """A replacement tile is drawn after a kong, a flower or a special tile; after_special_kong after a special."""
+    with pytest.raises(RecordError, match="needs a"):
+        hand("234p567s11s", "2p", "self_draw", flags=flags, flowers=laid)
+    assert "杠上开花" in rules(hand("234p567s11s", "2p", "self_draw", flags=("kong_replacement",), flowers="1f"))
 
 
 def test_robbing_a_kong():
@@ -206,6 +216,13 @@ def test_lazi_by_a_laid_tile_holds_16_or_17(concealed):
     assert rules(hand(concealed, "4f", "self_draw", melds_text="c123m", flowers="1234f")) == ["腊子: 4 张同色花"]
     with pytest.raises(RecordError, match="need 16 or 17 for the winner"):
         hand(concealed + "9s", "4f", "self_draw", melds_text="c123m c789m", flowers="1234f")
+
+
+def test_lazi_with_the_winning_tile_in_the_hand_holds_17():
+    """Only a 腊子 completed by a tile laid aside may hold 16: the third 得 drawn into the hand makes 17."""
+    assert rules(hand("1357p2468s136z9p9p9p", "9p", "self_draw", melds_text="c123m")) == ["腊子: 3 张得"]
+    with pytest.raises(RecordError, match="17 for the winner"):
+        hand("1357p2468s13z9p9p9p", "9p", "self_draw", melds_text="c123m")
 
 
 def test_lazi_four_white():

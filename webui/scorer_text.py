@@ -90,6 +90,9 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
     _row(r"{SEAT} has a meld (?:{TILE})+ with (?P<tiles>{TILE}), (?P<what>a 得|a special tile), which cannot be melded",
          "{seat}号位的副露中有{tiles}：{what}"),
     _row(r"flag after_special_kong needs kong_replacement", "“补白板/特殊牌后摸牌和”须同时勾选“杠上开花”"),
+    _row(r"flag kong_replacement needs a kong, flower or special tile of the winner: a replacement tile is drawn only "
+         r"after one", "杠上开花须和牌一家有杠、花牌或特殊牌：只有杠或补花之后才摸补牌"),
+    _row(r"flag after_special_kong needs a special tile laid aside by the winner", "“补白板/特殊牌后摸牌和”须和牌一家亮出了特殊牌"),
     # scoring.fuzhou
     _row(r"win\.tile (?P<tiles>{TILE}) is a 金: a 金 is never discarded, so it cannot be won on by (?P<by>\w+)",
          "和牌张{tiles}是金：金不会被打出，不能{by}"),
@@ -104,6 +107,8 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
          "{seat}号位是闲金（任何牌都能和）：{by}须是金雀或金龙"),
     _row(r"{FLAG} needs the 金 indicator", "“{flag}”须先给出金"),
     _row(r"flag heaven \(天和\) needs the dealer as the winner", "天和须庄家和牌"),
+    _row(r"flag heaven \(天和\) allows no claimed meld: the dealer wins before any discard",
+         "天和不能有吃、碰或明杠：庄家在打出第一张牌之前就已和牌"),
     _row(r"flags heaven and rob_gold exclude each other: 天和 wins before any tile is taken in",
          "天和与抢金不能同时成立：天和在摸进任何牌之前就已和牌"),
     _row(r"flag rob_gold needs win\.tile to be the taken indicator (?P<tiles>{TILE})", "抢金须和牌张是翻出的金{tiles}"),
@@ -119,6 +124,12 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
     # scoring.daishan
     _row(r"flag heaven \(天胡\) needs the dealer winning by self_draw", "天胡须庄家自摸"),
     _row(r"flag earth \(地胡\) needs a win on the dealer's discard by another player", "地胡须闲家和庄家打出的牌"),
+    _row(r"flag heaven \(天胡\) allows no claimed meld: the dealer wins before any discard \(「庄家可补花可暗杠」\)",
+         "天胡不能有吃、碰或明杠：庄家在打出第一张牌之前就已和牌（庄家可补花可暗杠）"),
+    _row(r"flag earth \(地胡\) allows no meld: the winner has had no turn before the dealer's first discard",
+         "地胡不能有副露：庄家打出第一张牌之前，和牌一家还没有轮到过"),
+    _row(r"flag kong_replacement needs a kong or flower of the winner: a replacement tile is drawn only after one",
+         "杠上开花须和牌一家有杠或花牌：只有杠或补花之后才摸补牌"),
     # several regions
     _row(r"{FLAG} needs a self_draw win", "“{flag}”只能自摸"),
 )
