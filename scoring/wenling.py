@@ -316,16 +316,17 @@ class Wenling(Region):
 
     def check_win(self, table: Table) -> None:
         super().check_win(table)
-        flags = table.win.flags if table.win else frozenset()
+        if table.win is None:
+            return
+        flags, winner = table.win.flags, table.winner
         if "kong_replacement" in flags and not table.win.self_drawn:
             raise RecordError("flag kong_replacement needs a self_draw win")
         if "after_special_kong" in flags and "kong_replacement" not in flags:
             raise RecordError("flag after_special_kong needs kong_replacement")
-        winner = table.winner if table.win else None
         if "kong_replacement" in flags and not winner.flowers and not any(m.kind == "kong" for m in winner.melds):
             raise RecordError("flag kong_replacement needs a kong, flower or special tile of the winner: "
                               "a replacement tile is drawn only after one")
-        specials = self._seat(table, winner.seat).roles.specials if winner else frozenset()
+        specials = self._seat(table, winner.seat).roles.specials
         if "after_special_kong" in flags and not specials & set(winner.flowers):
             raise RecordError("flag after_special_kong needs a special tile laid aside by the winner")
 

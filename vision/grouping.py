@@ -1293,7 +1293,7 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
     a legal win (``winner`` False: a legal hand of a player who did not win) as read, ``suggestions`` give the likeliest corrections (not applied), ``needs`` what the
     photo cannot show. ``seat`` is the photographed player's seat (for the melds' ``from``); ``indicator``
     the indicator tile when known; ``frame`` the photo's (width, height), to leave out slivers of tiles its
-    edge cuts off (`edge_slivers`). When the hand is not legal as read, the backs no concealed
+    edge cuts off (`edge_slivers`). A stretched photo is read with its axis scaled back (`unstretched`). When the hand is not legal as read, the backs no concealed
     kong explains (`_odd_backs`, in the rows of each likely up direction of the hand), a likely double box
     (`_likely_doubles`), a group that reads as no meld (`_misfits`), a concealed kong of four backs
     (`_walls`), a meld too many (`_extra_melds`), the tiles read as flowers where none are played
