@@ -612,8 +612,9 @@ def test_a_photo_with_no_tiles_says_so_and_keeps_the_hand(browser, server, tmp_p
 
 def test_a_blurred_photo_asks_for_a_sharper_one(browser, server, tmp_path):
     """Hands with three or more doubtful tiles are rarely read right: the page says a better photo reads better
-    (a sharp photo of the same hand does not get that note). Blurred by σ 6 px: at σ 4 the detector, unsure of
-    the photo, reads a squeezed view of it, and all 14 tiles right."""
+    (a sharp photo of the same hand does not get that note). Blurred by σ 6 px: a photo the detector is unsure
+    of may be read from a squeezed view (`TileDetector.find_tiles_unstretched`), which reads some blurred
+    photos better."""
     page = open_page(browser, server, "daishan")
     upload(page, "hand_004")
     expect(page.locator("#status")).not_to_contain_text("a closer, sharper photo")
