@@ -234,8 +234,7 @@ def _sure_scores(boxes: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.
     """The scores of the tiles at the operating score, and whether each box has a tile's shape (at most
     ODD_SHAPE times as long one way as the other)."""
     sure = scores >= OPERATING_SCORE
-    sizes = np.maximum(boxes[sure, 2:] - boxes[sure, :2], 1e-3)
-    return scores[sure], np.abs(np.log(sizes[:, 0] / sizes[:, 1])) <= np.log(ODD_SHAPE)
+    return scores[sure], np.abs(box_aspects(boxes[sure])[:, 0]) <= np.log(ODD_SHAPE)
 
 
 def _degrees(up: np.ndarray) -> np.ndarray:
