@@ -137,14 +137,14 @@ class Daishan(Region):
         for flag in ("last_tile", "kong_replacement"):
             if flag in flags and by != "self_draw":
                 raise RecordError(f"flag {flag} needs a self_draw win")
-        melds = table.winner.melds
-        if "heaven" in flags and any(not (m.kind == "kong" and m.concealed) for m in melds):
+        winner = table.winner
+        if "heaven" in flags and winner.has_claimed_meld:
             raise RecordError("flag heaven (天胡) allows no claimed meld: the dealer wins before any discard "
                               "(「庄家可补花可暗杠」)")
-        if "earth" in flags and melds:
+        if "earth" in flags and winner.melds:
             raise RecordError("flag earth (地胡) allows no meld: the winner has had no turn before the dealer's "
                               "first discard")
-        if "kong_replacement" in flags and not table.winner.flowers and not any(m.kind == "kong" for m in melds):
+        if "kong_replacement" in flags and not winner.has_kong_or_flower:
             raise RecordError("flag kong_replacement needs a kong or flower of the winner: a replacement tile is "
                               "drawn only after one")
 

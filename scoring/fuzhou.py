@@ -184,7 +184,7 @@ class Fuzhou(Region):
             raise RecordError("flag heaven (天和) needs the dealer as the winner")
         if {"heaven", "rob_gold"} <= win.flags:
             raise RecordError("flags heaven and rob_gold exclude each other: 天和 wins before any tile is taken in")
-        if "heaven" in win.flags and any(not (m.kind == "kong" and m.concealed) for m in table.winner.melds):
+        if "heaven" in win.flags and table.winner.has_claimed_meld:
             raise RecordError("flag heaven (天和) allows no claimed meld: the dealer wins before any discard")
         if "rob_gold" in win.flags and win.tile != table.indicator:
             raise RecordError(f"flag rob_gold needs win.tile to be the taken indicator {table.indicator}")

@@ -63,6 +63,17 @@ class Player:
         """Hand size as the rules count it: concealed tiles + 3 per meld (kongs and whirlwinds too)."""
         return len(self.concealed or ()) + 3 * len(self.melds)
 
+    @property
+    def has_claimed_meld(self) -> bool:
+        """Whether any meld is other than a concealed kong (a heavenly hand may have none)."""
+        return any(not (m.kind == "kong" and m.concealed) for m in self.melds)
+
+    @property
+    def has_kong_or_flower(self) -> bool:
+        """Whether the player has a kong or a tile laid aside (a flower, a special tile): what a replacement tile is
+        drawn after."""
+        return bool(self.flowers) or any(m.kind == "kong" for m in self.melds)
+
 
 @dataclass(frozen=True)
 class Win:

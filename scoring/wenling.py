@@ -323,7 +323,7 @@ class Wenling(Region):
             raise RecordError("flag kong_replacement needs a self_draw win")
         if "after_special_kong" in flags and "kong_replacement" not in flags:
             raise RecordError("flag after_special_kong needs kong_replacement")
-        if "kong_replacement" in flags and not winner.flowers and not any(m.kind == "kong" for m in winner.melds):
+        if "kong_replacement" in flags and not winner.has_kong_or_flower:
             raise RecordError("flag kong_replacement needs a kong, flower or special tile of the winner: "
                               "a replacement tile is drawn only after one")
         specials = self._seat(table, winner.seat).roles.specials
