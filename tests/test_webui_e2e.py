@@ -717,7 +717,8 @@ def test_keyboard_focus_stays_where_the_player_is(browser, server):
     page.locator('#palette .palette-row .tile[data-code="9p"]').last.focus()
     page.keyboard.press("Enter")
     expect(page.locator("#tile-dialog")).to_be_hidden()
-    assert page.evaluate("document.activeElement.dataset.index") == str(order[3])
+    # focus comes back once the page has drawn the corrected tile (later on a loaded machine): wait for it
+    page.wait_for_function("(i) => document.activeElement?.dataset.index === i", arg=str(order[3]), timeout=10_000)
     expect(box).to_have_attribute("data-code", "9p")
 
 
