@@ -13,7 +13,8 @@ import pytest
 
 from datasets.real import REAL_DATA, VALID_LABEL_FIXES, dataset_tile_codes, load_split
 from vision.detections import BACK, CLASS_NAMES
-from vision.detector import CLASSIFIER_MODEL, DETECTOR_MODEL, DetectorSettings, TileDetector, sideways_flags
+from vision.detector import (CLASSIFIER_MODEL, DETECTOR_MODEL, ZOOM_MARGIN, DetectorSettings, TileDetector, sideways_flags,
+                             zoom_region)
 from vision.images import read_photo
 from vision.metrics import box_iou, match_pairs, read_yolo_labels, to_pixel_boxes
 
@@ -171,6 +172,47 @@ def test_a_photo_the_detector_is_sure_of_or_a_blank_one_is_not_squeezed(detector
     blank = np.full((480, 640, 3), 90, np.uint8)
     view, scale, boxes, _ = detector.find_tiles_unstretched(blank)
     assert view is blank and scale == (1.0, 1.0) and len(boxes) == 0
+
+
+def test_the_region_to_zoom_into_holds_the_sure_tiles_with_a_margin():
+    tiles = np.array([[400, 300, 430, 340], [432, 300, 462, 340], [464, 300, 494, 340], [0, 0, 30, 40]], np.float32)
+    sure = np.array([0.9, 0.8, 0.7, 0.2], np.float32)  # the fourth is below the operating score: not a tile
+    size = float(np.sqrt(30 * 40))
+    left, top, right, bottom = zoom_region(tiles, sure, (800, 1000))
+    assert (left, top) == (int(400 - ZOOM_MARGIN * size), int(300 - ZOOM_MARGIN * size))
+    assert (right, bottom) == (int(np.ceil(494 + ZOOM_MARGIN * size)), int(np.ceil(340 + ZOOM_MARGIN * size)))
+    assert zoom_region(tiles[:2], sure[:2], (800, 1000)) is None  # too few tiles to say where the hand is
+    spread = tiles.copy()
+    spread[[0, 2]] = [[100, 300, 130, 340], [900, 300, 930, 340]]  # most of the photo's width: no zoom
+    assert zoom_region(spread, sure, (800, 1000)) is None
+
+
+def test_a_hand_small_in_a_photo_of_the_whole_table_is_read_zoomed(detector):
+    """hand_006 of valid (17 tiles) set to a quarter of the height of a 1920×1440 picture, on a blurred copy of
+    itself (a phone held far from the hand): each tile is about 6 pixels across in the detector's 480-pixel
+    input, too small to be named; looked at again zoomed into the region holding the tiles found, all are
+    found and named."""
+    import cv2
+
+    from vision.images import decode_photo
+
+    labelled = next(p for p in HAND_PHOTOS if p.source.startswith("hand_006"))
+    image = cv2.imread(str(labelled.image))
+    scale = 0.25 * 1440 / image.shape[0]
+    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+    picture = cv2.resize(cv2.GaussianBlur(image, (0, 0), 15), (1920, 1440))
+    left, top = (1920 - small.shape[1]) // 2, (1440 - small.shape[0]) // 2
+    picture[top : top + small.shape[0], left : left + small.shape[1]] = small
+    photo = decode_photo(cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes())
+    truth = to_pixel_boxes(labelled.boxes, image.shape[1], image.shape[0]) * scale + [left, top, left, top]
+
+    def named_right(found) -> int:
+        return sum(found.tiles[j] == labelled.tiles[t] for t, j in match_pairs(box_iou(truth, found.xyxy), 0.5))
+
+    plain = TileDetector(settings=DetectorSettings(zoom=False)).detect(photo)
+    zoomed = detector.detect(photo)
+    assert len(labelled.tiles) == 17 and named_right(plain) <= 8 and named_right(zoomed) >= 16, \
+        f"{named_right(plain)} named right as it is, {named_right(zoomed)} zoomed"
 
 
 def test_detect_command_json_and_bad_photo(tmp_path):

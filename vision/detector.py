@@ -3,11 +3,14 @@
 Two bundled models: a one-class YOLO detector (every tile, face up or down) and a classifier run on each
 crop (42 faces + back, with the face's up direction). `sideways` marks tiles whose face axis is turned 90°
 from the photo's dominant tile axis (a claimed tile in a meld). A photo the detector is unsure of is also
-looked at squeezed along either axis, in case its pixels were stretched (`TileDetector.find_tiles_unstretched`).
+looked at squeezed along either axis, in case its pixels were stretched (`TileDetector.find_tiles_unstretched`),
+and one whose tiles lie in a small part of it is looked at again in that part, enlarged
+(`TileDetector.find_tiles_zoomed`).
 """
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -39,6 +42,12 @@ along the axis of the key that won, its two neighbours."""
 SQUEEZE_GAIN = 1.3
 """A squeezed view replaces the photo as it is when the summed scores of its tile-shaped boxes are more than
 this many times the photo's, and the median score of its tiles is no lower."""
+ZOOM_SHARE = 0.75
+"""When the region holding a photo's tiles spans at most this share of its width and of its height (the phone
+held far from the hand), the detector looks again at that region alone, enlarged: small tiles are found and
+named far better (`benchmarks/eval_small_tiles.py`)."""
+ZOOM_MARGIN = 2.0
+"""The region reaches this many median tile sizes beyond the tiles found, to take in tiles missed at first."""
 
 
 @dataclass(frozen=True)
@@ -49,13 +58,15 @@ class DetectorSettings:
     180° and the two class readings are averaged (tiles lie either way up; the classifier's errors on
     the two turns are partly independent); 1 turns every crop, 0 none. The face's up direction comes
     from the crop as it lies: many faces look alike both ways up, so the turned crop's direction says
-    little.
+    little. ``zoom``: look again, enlarged, at the region holding the tiles when it is a small part of the
+    photo (`zoom_region`).
     """
 
     conf: float = OPERATING_SCORE
     iou: float = 0.6
     max_tiles: int = 300
     half_turn: float = 0.9
+    zoom: bool = True
 
 
 def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[int, int]]:
@@ -175,6 +186,19 @@ class TileDetector:
                 best, best_total = view, total
         return best
 
+    def find_tiles_zoomed(self, image: np.ndarray) -> tuple[np.ndarray, tuple[float, float], tuple[int, int],
+                                                            np.ndarray, np.ndarray]:
+        """`find_tiles_unstretched` in ``image``, or in the region around its tiles when they lie in a small part
+        of it (`zoom_region`): (the view, its scale along x and y against the region, the region's top-left
+        corner in ``image`` pixels, boxes in the view's pixels, scores)."""
+        view, scale, boxes, scores = self.find_tiles_unstretched(image)
+        region = zoom_region(boxes / [*scale, *scale], scores, image.shape[:2]) if self.settings.zoom else None
+        if region is None:
+            return view, scale, (0, 0), boxes, scores
+        left, top, right, bottom = region
+        view, scale, boxes, scores = self.find_tiles_unstretched(image[top:bottom, left:right])
+        return view, scale, (left, top), boxes, scores
+
     def _squeezed(self, image: np.ndarray, axis: int, factor: float) -> tuple[tuple, float, float]:
         """`find_tiles` in ``image`` squeezed ``factor`` times along ``axis`` (0: x, 1: y): (the view as
         `find_tiles_unstretched` gives it, the summed score of its tile-shaped boxes, the median score of its
@@ -211,7 +235,7 @@ class TileDetector:
         """Every tile of the photo: box in original-image pixels, code, confidence, top-3 alternatives."""
         if isinstance(photo, np.ndarray):
             photo = Photo(photo, photo.shape[1], photo.shape[0])
-        view, (scale_x, scale_y), boxes, scores = self.find_tiles_unstretched(photo.image)
+        view, (scale_x, scale_y), (left, top), boxes, scores = self.find_tiles_zoomed(photo.image)
         probs, up = self.classify(view, boxes)
         ranked = np.argsort(-probs, axis=1)[:, :4]
         tiles = tuple(CLASS_NAMES[row[0]] for row in ranked)
@@ -221,13 +245,30 @@ class TileDetector:
         )
         order = np.lexsort((boxes[:, 0], boxes[:, 1])) if len(boxes) else np.zeros(0, np.int64)
         detections = Detections(
-            xyxy=boxes / [scale_x, scale_y, scale_x, scale_y] * photo.scale, tiles=tiles, confidence=confidence,
+            xyxy=(boxes / [scale_x, scale_y, scale_x, scale_y] + [left, top, left, top]) * photo.scale, tiles=tiles,
+            confidence=confidence,
             alternatives=alternatives,
             sideways=sideways_flags(up, np.array([t != BACK for t in tiles], bool)),
             angle=_degrees(up),
             score=scores,
         )
         return detections[order]
+
+
+def zoom_region(boxes: np.ndarray, scores: np.ndarray, shape: tuple[int, int]) -> tuple[int, int, int, int] | None:
+    """The region (left, top, right, bottom pixels) of an image of ``shape`` (height, width) around the boxes at
+    the operating score, ZOOM_MARGIN median tile sizes wide, when it spans at most ZOOM_SHARE of the image's
+    width and of its height; None when it spans more, or fewer than MIN_SURE_TILES tiles are sure."""
+    sure = boxes[scores >= OPERATING_SCORE]
+    if len(sure) < MIN_SURE_TILES:
+        return None
+    height, width = shape
+    margin = ZOOM_MARGIN * float(np.median(np.sqrt(np.prod(sure[:, 2:] - sure[:, :2], axis=1))))
+    left, top = np.maximum(sure[:, :2].min(0) - margin, 0)
+    right, bottom = np.minimum(sure[:, 2:].max(0) + margin, (width, height))
+    if right - left > ZOOM_SHARE * width or bottom - top > ZOOM_SHARE * height:
+        return None
+    return int(left), int(top), int(math.ceil(right)), int(math.ceil(bottom))
 
 
 def _sure_scores(boxes: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

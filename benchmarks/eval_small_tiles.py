@@ -1,0 +1,82 @@
+"""Tiles small in the frame: real photos set into a larger picture, read with and without the zoomed look.
+
+    python benchmarks/eval_small_tiles.py [--split valid] [--shares 0.5 0.33 0.2] [--limit N]
+
+A phone held over the whole table leaves the hand a small part of the picture. Each photo of the split
+(../shared/data/chinese-mahjong-detection, CC BY 4.0) is scaled to ``share`` of a 1920×1440 frame (its
+longer side to that share of the frame's matching side), centred on a blurred, enlarged copy of itself
+(a table-like surround), saved as a JPEG (quality 92) and read as the product reads a photo
+(`vision.images.decode_photo`, `TileDetector.detect`), once with `DetectorSettings.zoom` off and once on.
+Prints, per share: the labelled tiles, the tile accuracy (found at IoU ≥ 0.5 with the right code) both
+ways, how many photos were looked at zoomed, and the median detection time both ways.
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
+
+from datasets.real import load_split  # noqa: E402
+from vision.detector import DetectorSettings, TileDetector, zoom_region  # noqa: E402
+from vision.images import decode_photo  # noqa: E402
+from vision.metrics import box_iou, match_pairs, to_pixel_boxes  # noqa: E402
+
+FRAME = (1920, 1440)
+
+
+def set_small(image: np.ndarray, share: float) -> tuple[np.ndarray, float, tuple[int, int]]:
+    """``image`` scaled to ``share`` of the FRAME on a blurred copy of itself: (picture, scale, offset)."""
+    height, width = image.shape[:2]
+    scale = share * min(FRAME[0] / width, FRAME[1] / height)
+    small = cv2.resize(image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
+    picture = cv2.resize(cv2.GaussianBlur(image, (0, 0), 15), FRAME)
+    left, top = (FRAME[0] - small.shape[1]) // 2, (FRAME[1] - small.shape[0]) // 2
+    picture[top : top + small.shape[0], left : left + small.shape[1]] = small
+    return picture, scale, (left, top)
+
+
+def named_right(truth: np.ndarray, tiles: tuple[str, ...], found) -> int:
+    pairs = match_pairs(box_iou(truth.astype(np.float32), found.xyxy), 0.5)
+    return sum(found.tiles[j] == tiles[t] for t, j in pairs)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--split", default="valid")
+    parser.add_argument("--shares", type=float, nargs="+", default=[0.5, 0.33, 0.2])
+    parser.add_argument("--limit", type=int)
+    args = parser.parse_args()
+    plain, zoomed = TileDetector(settings=DetectorSettings(zoom=False)), TileDetector()
+    photos = load_split(args.split)[: args.limit]
+    for share in args.shares:
+        tiles = right_plain = right_zoomed = looked = 0
+        times: dict[str, list[float]] = {"plain": [], "zoom": []}
+        for labelled in photos:
+            image = cv2.imread(str(labelled.image))
+            picture, scale, (left, top) = set_small(image, share)
+            photo = decode_photo(cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes())
+            truth = to_pixel_boxes(labelled.boxes, image.shape[1], image.shape[0]) * scale + [left, top, left, top]
+            tiles += len(labelled.tiles)
+            for name, detector in (("plain", plain), ("zoom", zoomed)):
+                start = time.perf_counter()
+                found = detector.detect(photo)
+                times[name].append(time.perf_counter() - start)
+                right = named_right(truth, labelled.tiles, found)
+                right_plain += right if name == "plain" else 0
+                right_zoomed += right if name == "zoom" else 0
+            _, (scale_x, scale_y), boxes, scores = plain.find_tiles_unstretched(photo.image)
+            looked += zoom_region(boxes / [scale_x, scale_y, scale_x, scale_y], scores, photo.image.shape[:2]) is not None
+        print(f"share {share}: {len(photos)} photos, {tiles} tiles: tile accuracy {right_plain / tiles:.4f} without "
+              f"the zoom, {right_zoomed / tiles:.4f} with it ({looked} photos zoomed); median detection "
+              f"{1000 * statistics.median(times['plain']):.1f} ms / {1000 * statistics.median(times['zoom']):.1f} ms")
+
+
+if __name__ == "__main__":
+    main()
