@@ -8,7 +8,9 @@ longer side to that share of the frame's matching side), centred on a blurred, e
 (a table-like surround), saved as a JPEG (quality 92) and read as the product reads a photo
 (`vision.images.decode_photo`, `TileDetector.detect`), once with `DetectorSettings.zoom` off and once on.
 Prints, per share: the labelled tiles, the tile accuracy (found at IoU ≥ 0.5 with the right code) both
-ways, how many photos were looked at zoomed, and the median detection time both ways.
+ways, how many photos were looked at zoomed, the median detection time both ways, and of the photos that
+show a complete hand in a row (`eval_read.py`'s criterion, read with its rules) how many are read with
+every tile right both ways.
 """
 from __future__ import annotations
 
@@ -16,6 +18,7 @@ import argparse
 import statistics
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
@@ -24,6 +27,8 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from datasets.real import load_split  # noqa: E402
+from eval_read import REAL_RULES, hand_row  # noqa: E402
+from vision.grouping import group_hand  # noqa: E402
 from vision.detector import DetectorSettings, TileDetector, zoom_region  # noqa: E402
 from vision.images import decode_photo  # noqa: E402
 from vision.metrics import box_iou, match_pairs, to_pixel_boxes  # noqa: E402
@@ -55,10 +60,13 @@ def main() -> None:
     args = parser.parse_args()
     plain, zoomed = TileDetector(settings=DetectorSettings(zoom=False)), TileDetector()
     photos = load_split(args.split)[: args.limit]
+    rows = [hand_row(p.boxes) for p in photos]
+    hand_photos = sum(14 <= len(row) <= 18 and len(row) >= 0.9 * len(p.tiles) for row, p in zip(rows, photos))
     for share in args.shares:
         tiles = right_plain = right_zoomed = looked = 0
+        hands: dict[str, int] = {"plain": 0, "zoom": 0}
         times: dict[str, list[float]] = {"plain": [], "zoom": []}
-        for labelled in photos:
+        for labelled, row in zip(photos, rows):
             image = cv2.imread(str(labelled.image))
             picture, scale, (left, top) = set_small(image, share)
             photo = decode_photo(cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes())
@@ -69,13 +77,18 @@ def main() -> None:
                 found = detector.detect(photo)
                 times[name].append(time.perf_counter() - start)
                 right = named_right(truth, labelled.tiles, found)
+                if 14 <= len(row) <= 18 and len(row) >= 0.9 * len(labelled.tiles):
+                    reading = group_hand(found, REAL_RULES, frame=(photo.width, photo.height))
+                    held = Counter(found.tiles[i] for group in reading.groups for i in group.tiles)
+                    hands[name] += held == Counter(labelled.tiles[i] for i in row)
                 right_plain += right if name == "plain" else 0
                 right_zoomed += right if name == "zoom" else 0
             _, (scale_x, scale_y), boxes, scores = plain.find_tiles_unstretched(photo.image)
             looked += zoom_region(boxes / [scale_x, scale_y, scale_x, scale_y], scores, photo.image.shape[:2]) is not None
         print(f"share {share}: {len(photos)} photos, {tiles} tiles: tile accuracy {right_plain / tiles:.4f} without "
               f"the zoom, {right_zoomed / tiles:.4f} with it ({looked} photos zoomed); median detection "
-              f"{1000 * statistics.median(times['plain']):.1f} ms / {1000 * statistics.median(times['zoom']):.1f} ms")
+              f"{1000 * statistics.median(times['plain']):.1f} ms / {1000 * statistics.median(times['zoom']):.1f} ms; "
+              f"of {hand_photos} hands in a row, {hands['plain']} / {hands['zoom']} read with every tile right")
 
 
 if __name__ == "__main__":
