@@ -51,6 +51,13 @@ def hand_row(boxes: np.ndarray) -> list[int]:
     return max(rows, key=len)
 
 
+def complete_hand_row(boxes: np.ndarray, tiles: tuple[str, ...]) -> list[int]:
+    """The labels of the photo's largest row when it shows a complete hand (14–18 tiles, at least 90 % of the
+    photo's labels: see the module doc), else none."""
+    row = hand_row(boxes)
+    return row if 14 <= len(row) <= 18 and len(row) >= 0.9 * len(tiles) else []
+
+
 def recognised(truth_boxes: np.ndarray, truth_tiles: list[str], detections) -> tuple[list[str], dict[int, int]]:
     """What the detector got wrong on the given labelled tiles, and label index → detection index."""
     pairs = dict(match_pairs(box_iou(truth_boxes, detections.xyxy), 0.5))
@@ -100,8 +107,8 @@ def real(detector, fixes: Path | None = None) -> None:
 
     chosen, right, failures = 0, 0, []
     for photo in load_split("valid", fixes=fixes):
-        row = hand_row(photo.boxes)
-        if not 14 <= len(row) <= 18 or len(row) < 0.9 * len(photo.tiles):
+        row = complete_hand_row(photo.boxes, photo.tiles)
+        if not row:
             continue
         chosen += 1
         image = read_photo(photo.image)

@@ -5,7 +5,7 @@
 A phone held over the whole table leaves the hand a small part of the picture. Each photo of the split
 (../shared/data/chinese-mahjong-detection, CC BY 4.0) is scaled to ``share`` of a 1920×1440 frame (its
 longer side to that share of the frame's matching side), centred on a blurred, enlarged copy of itself
-(a table-like surround), saved as a JPEG (quality 92) and read as the product reads a photo
+(a table-like surround: `datasets.real.set_small`), saved as a JPEG (quality 92) and read as the product reads a photo
 (`vision.images.decode_photo`, `TileDetector.detect`), once with `DetectorSettings.zoom` off and once on.
 Prints, per share: the labelled tiles, the tile accuracy (found at IoU ≥ 0.5 with the right code) both
 ways, how many photos were looked at zoomed, the median detection time both ways, and of the photos that
@@ -26,26 +26,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from datasets.real import load_split  # noqa: E402
-from eval_read import REAL_RULES, hand_row  # noqa: E402
+from datasets.real import load_split, set_small  # noqa: E402
+from eval_read import REAL_RULES, complete_hand_row  # noqa: E402
 from vision.grouping import group_hand  # noqa: E402
 from vision.detector import DetectorSettings, TileDetector, zoom_region  # noqa: E402
 from vision.images import decode_photo  # noqa: E402
 from vision.metrics import box_iou, match_pairs, to_pixel_boxes  # noqa: E402
-
-FRAME = (1920, 1440)
-
-
-def set_small(image: np.ndarray, share: float) -> tuple[np.ndarray, float, tuple[int, int]]:
-    """``image`` scaled to ``share`` of the FRAME on a blurred copy of itself: (picture, scale, offset)."""
-    height, width = image.shape[:2]
-    scale = share * min(FRAME[0] / width, FRAME[1] / height)
-    small = cv2.resize(image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
-    picture = cv2.resize(cv2.GaussianBlur(image, (0, 0), 15), FRAME)
-    left, top = (FRAME[0] - small.shape[1]) // 2, (FRAME[1] - small.shape[0]) // 2
-    picture[top : top + small.shape[0], left : left + small.shape[1]] = small
-    return picture, scale, (left, top)
-
 
 def named_right(truth: np.ndarray, tiles: tuple[str, ...], found) -> int:
     pairs = match_pairs(box_iou(truth.astype(np.float32), found.xyxy), 0.5)
@@ -60,10 +46,11 @@ def main() -> None:
     args = parser.parse_args()
     plain, zoomed = TileDetector(settings=DetectorSettings(zoom=False)), TileDetector()
     photos = load_split(args.split)[: args.limit]
-    rows = [hand_row(p.boxes) for p in photos]
-    hand_photos = sum(14 <= len(row) <= 18 and len(row) >= 0.9 * len(p.tiles) for row, p in zip(rows, photos))
+    rows = [complete_hand_row(p.boxes, p.tiles) for p in photos]
+    hand_photos = sum(bool(row) for row in rows)
     for share in args.shares:
-        tiles = right_plain = right_zoomed = looked = 0
+        tiles = looked = 0
+        right: dict[str, int] = {"plain": 0, "zoom": 0}
         hands: dict[str, int] = {"plain": 0, "zoom": 0}
         times: dict[str, list[float]] = {"plain": [], "zoom": []}
         for labelled, row in zip(photos, rows):
@@ -76,17 +63,15 @@ def main() -> None:
                 start = time.perf_counter()
                 found = detector.detect(photo)
                 times[name].append(time.perf_counter() - start)
-                right = named_right(truth, labelled.tiles, found)
-                if 14 <= len(row) <= 18 and len(row) >= 0.9 * len(labelled.tiles):
+                right[name] += named_right(truth, labelled.tiles, found)
+                if row:
                     reading = group_hand(found, REAL_RULES, frame=(photo.width, photo.height))
                     held = Counter(found.tiles[i] for group in reading.groups for i in group.tiles)
                     hands[name] += held == Counter(labelled.tiles[i] for i in row)
-                right_plain += right if name == "plain" else 0
-                right_zoomed += right if name == "zoom" else 0
             _, (scale_x, scale_y), boxes, scores = plain.find_tiles_unstretched(photo.image)
             looked += zoom_region(boxes / [scale_x, scale_y, scale_x, scale_y], scores, photo.image.shape[:2]) is not None
-        print(f"share {share}: {len(photos)} photos, {tiles} tiles: tile accuracy {right_plain / tiles:.4f} without "
-              f"the zoom, {right_zoomed / tiles:.4f} with it ({looked} photos zoomed); median detection "
+        print(f"share {share}: {len(photos)} photos, {tiles} tiles: tile accuracy {right['plain'] / tiles:.4f} without "
+              f"the zoom, {right['zoom'] / tiles:.4f} with it ({looked} photos zoomed); median detection "
               f"{1000 * statistics.median(times['plain']):.1f} ms / {1000 * statistics.median(times['zoom']):.1f} ms; "
               f"of {hand_photos} hands in a row, {hands['plain']} / {hands['zoom']} read with every tile right")
 

@@ -51,3 +51,22 @@ def load_split(split: str, root: Path = REAL_DATA, fixes: Path | None = None) ->
             boxes, tiles = mend_labels(boxes, tiles, mended[image.name])
         photos.append(LabelledPhoto(image, boxes, tuple(tiles)))
     return photos
+
+
+SMALL_FRAME = (1920, 1440)
+"""The picture a photo is set into to make its tiles small (`set_small`)."""
+
+
+def set_small(image: np.ndarray, share: float) -> tuple[np.ndarray, float, tuple[int, int]]:
+    """``image`` scaled to ``share`` of SMALL_FRAME (its longer side, against the frame's matching side) and
+    centred on a blurred, enlarged copy of itself, as a phone held far from the hand sees it: (the picture, the
+    scale, the photo's top-left corner in the picture)."""
+    import cv2
+
+    height, width = image.shape[:2]
+    scale = share * min(SMALL_FRAME[0] / width, SMALL_FRAME[1] / height)
+    small = cv2.resize(image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
+    picture = cv2.resize(cv2.GaussianBlur(image, (0, 0), 15), SMALL_FRAME)
+    left, top = (SMALL_FRAME[0] - small.shape[1]) // 2, (SMALL_FRAME[1] - small.shape[0]) // 2
+    picture[top : top + small.shape[0], left : left + small.shape[1]] = small
+    return picture, scale, (left, top)

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from datasets.real import REAL_DATA, VALID_LABEL_FIXES, dataset_tile_codes, load_split
+from datasets.real import REAL_DATA, VALID_LABEL_FIXES, dataset_tile_codes, load_split, set_small
 from vision.detections import BACK, CLASS_NAMES
 from vision.detector import (CLASSIFIER_MODEL, DETECTOR_MODEL, ZOOM_MARGIN, DetectorSettings, TileDetector, sideways_flags,
                              zoom_region)
@@ -198,11 +198,7 @@ def test_a_hand_small_in_a_photo_of_the_whole_table_is_read_zoomed(detector):
 
     labelled = next(p for p in HAND_PHOTOS if p.source.startswith("hand_006"))
     image = cv2.imread(str(labelled.image))
-    scale = 0.25 * 1440 / image.shape[0]
-    small = cv2.resize(image, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
-    picture = cv2.resize(cv2.GaussianBlur(image, (0, 0), 15), (1920, 1440))
-    left, top = (1920 - small.shape[1]) // 2, (1440 - small.shape[0]) // 2
-    picture[top : top + small.shape[0], left : left + small.shape[1]] = small
+    picture, scale, (left, top) = set_small(image, 0.25)  # hand_006 is square: a quarter of the height
     photo = decode_photo(cv2.imencode(".jpg", picture, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes())
     truth = to_pixel_boxes(labelled.boxes, image.shape[1], image.shape[0]) * scale + [left, top, left, top]
 
