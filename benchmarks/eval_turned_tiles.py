@@ -7,9 +7,9 @@ The real photos hold no claimed (sideways) tiles, so the sideways flag is measur
 labelled tile of the split's photos (those whose labelled boxes are less than three times as long one way
 as the other: the pictures the dataset did not stretch out of shape) is classified from its label box as
 the photo is, and again with the photo turned by 90° clockwise. Printed: the share of tiles whose face
-axis turns by a quarter (within 45°), and the share that would be flagged sideways (`sideways_flags`: more
-than 45° from the dominant axis of the photo's faces as they are) if that one tile lay turned among the
-others, the share whose face points the photo's main way (within 45° of the direction most of the photo's
+axis (the classifier's ``axis`` output) turns by a quarter (within 45°), and the share that would be flagged
+sideways (`sideways_flags`: more than 45° from the dominant axis of the photo's faces as they are) if that one
+tile lay turned among the others, the share whose face (its ``up`` direction) points the photo's main way (within 45° of the direction most of the photo's
 faces point along their dominant axis: a face read upside down among upright ones does not), and the
 share named right both times. Faces alike turned by 90° (1p, 4p, 5p, the blank White) cannot
 show it.
@@ -32,7 +32,7 @@ from vision.images import read_photo  # noqa: E402
 from vision.metrics import to_pixel_boxes  # noqa: E402
 
 
-def axis_degrees(up: np.ndarray) -> np.ndarray:
+def direction_degrees(up: np.ndarray) -> np.ndarray:
     return np.degrees(np.arctan2(up[:, 1], up[:, 0]))
 
 
@@ -51,15 +51,14 @@ def main() -> None:
             continue
         sides = np.stack([boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1]], 1)
         sound = sides.max(1) < 3 * np.maximum(sides.min(1), 1)
-        probs, up = detector.classify(image, boxes)
+        probs, up, axis = detector.classify(image, boxes)
         quarter = np.stack([height - boxes[:, 3], boxes[:, 0], height - boxes[:, 1], boxes[:, 2]], 1)
-        probs_turned, up_turned = detector.classify(cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE), quarter)
-        as_is, after = axis_degrees(up)[sound], axis_degrees(up_turned)[sound]
-        turned += int((np.abs((after - as_is - 90 + 90) % 180 - 90) < 45).sum())
-        doubled = np.radians(as_is) * 2
-        dominant = np.arctan2(np.sin(doubled).sum(), np.cos(doubled).sum())
-        flagged += int((np.cos(np.radians(after) * 2 - dominant) < 0).sum())
-        along = np.cos(np.radians(as_is) - dominant / 2)
+        probs_turned, _, axis_turned = detector.classify(cv2.rotate(image, cv2.ROTATE_90_CLOCKWISE), quarter)
+        as_is, after = axis[sound], axis_turned[sound]
+        turned += int((np.sum(as_is * after, 1) < 0).sum())
+        dominant = as_is.sum(0)
+        flagged += int((after @ dominant < 0).sum())
+        along = np.cos(np.radians(direction_degrees(up[sound])) - np.arctan2(dominant[1], dominant[0]) / 2)
         way = 1 if (along > 0).sum() >= (along < 0).sum() else -1
         main_way += int((way * along > np.cos(np.radians(45))).sum())
         truth = np.array(photo.tiles)[sound]

@@ -9,11 +9,15 @@ import json
 import shutil
 from datetime import date
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from datasets.build import BUILD
 from vision.crops import CROP_SIZE
 from vision.detections import CLASS_NAMES
 from vision.detector import CLASSIFIER_MODEL, DETECTOR_MODEL
+
+if TYPE_CHECKING:
+    import onnx
 
 
 def export_detector(checkpoint: Path, out: Path = DETECTOR_MODEL, imgsz: int = 480) -> Path:
@@ -41,7 +45,7 @@ def describe_detector(path: Path) -> None:
 
 def export_classifier(checkpoint: Path, out: Path = CLASSIFIER_MODEL) -> Path:
     """ONNX of the classifier: inputs ``crops`` (N, 3, 64, 64) RGB in [0, 1] and ``aspect`` (N, 1) log box
-    width/height; outputs ``probs`` (N, 43) and ``up`` (N, 2)."""
+    width/height; outputs ``probs`` (N, 43) and ``up`` (N, 2) (`datasets.axis_head` then adds ``axis``)."""
     import onnx
     import torch
 
@@ -73,7 +77,7 @@ def export_classifier(checkpoint: Path, out: Path = CLASSIFIER_MODEL) -> Path:
     return out
 
 
-def halved(proto: "onnx.ModelProto", smallest: int = 1024) -> "onnx.ModelProto":
+def halved(proto: onnx.ModelProto, smallest: int = 1024) -> onnx.ModelProto:
     """The model with its float32 weight tensors (of at least ``smallest`` values) stored as float16 and
     cast back to float32 when the session loads (ONNX Runtime folds the casts): half the file, the same
     float32 arithmetic, weights rounded to 11 significant bits."""

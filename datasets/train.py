@@ -13,6 +13,7 @@
    the second run (`train_classifier.widened`), then 4 of 300 steps at lr 0.001 with the white-dragon
    crops eight times over (its last weights);
 5. `datasets.export`: both to ONNX in `models/`.
+6. `datasets.axis_head`: the classifier's axis head, trained on 2,000 synthetic scenes and added to its ONNX file.
 
 Interrupted training stages resume from their last checkpoint when run again.
 """
@@ -88,6 +89,7 @@ def main() -> None:
     classifier = classifier_stage("classifier", wide, 300, 32, 4, "--lr", "0.001",
                                   "--oversample", "tile_photos=8,synth_5z=8", keep="last.pt")
     run("datasets.export", "--detector", str(detector), "--classifier", str(classifier))
+    run("datasets.axis_head")
 
 
 if __name__ == "__main__":

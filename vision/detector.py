@@ -1,7 +1,7 @@
 """`TileDetector`: find and name every tile in a photo with ONNX Runtime (no torch at run time).
 
 Two bundled models: a one-class YOLO detector (every tile, face up or down) and a classifier run on each
-crop (42 faces + back, with the face's up direction). `sideways` marks tiles whose face axis is turned 90°
+crop (42 faces + back, with the face's up direction and its axis). `sideways` marks tiles whose face axis is turned 90°
 from the photo's dominant tile axis (a claimed tile in a meld). A photo the detector is unsure of is also
 looked at squeezed along either axis, in case its pixels were stretched (`TileDetector.find_tiles_unstretched`),
 and one whose tiles lie in a small part of it is looked at again in that part, enlarged
@@ -28,6 +28,8 @@ DETECTOR_MODEL = MODELS / "tile_detector.onnx"
 CLASSIFIER_MODEL = MODELS / "tile_classifier.onnx"
 CLASSIFIER_BATCH = 64
 """Crops per classifier run: a photo of a whole table (hundreds of tiles) needs no more memory than a hand."""
+CLASSIFIER_OUTPUTS = ["probs", "up", "axis"]
+"""The classifier's outputs: class probabilities, the face's up direction, its axis (`datasets.axis_head`)."""
 OPERATING_SCORE = 0.35
 """The detector's default score threshold: the tiles at or above it are the ones a reading uses."""
 UNSURE_SCORE = 0.65
@@ -98,18 +100,19 @@ def non_max_suppression(boxes: np.ndarray, scores: np.ndarray, iou: float) -> np
     return np.array(keep, np.int64)
 
 
-def sideways_flags(up: np.ndarray, face_up: np.ndarray) -> np.ndarray:
+def sideways_flags(axis: np.ndarray, face_up: np.ndarray) -> np.ndarray:
     """Face-up tiles whose face axis differs by more than 45° from the dominant axis of the photo's face-up
     tiles. A face-down tile (``face_up`` False) shows no face whose axis could tell (and a claimed tile is
     never face down): it is never sideways and has no say in the dominant axis.
 
-    ``up`` holds unit vectors (cos, sin) of each face's up direction; axes are compared modulo 180°.
+    ``axis`` holds each face's axis as the doubled-angle vector (cos 2θ, sin 2θ) of its up angle θ, shorter
+    where the classifier is less sure (the classifier's ``axis`` output): the dominant axis is their sum, so
+    a sure face counts for more.
     """
     if not face_up.any():
-        return np.zeros(len(up), bool)
-    doubled = np.arctan2(up[:, 1], up[:, 0]) * 2
-    dominant = np.arctan2(np.sin(doubled[face_up]).sum(), np.cos(doubled[face_up]).sum())
-    return face_up & (np.cos(doubled - dominant) < 0)
+        return np.zeros(len(axis), bool)
+    dominant = axis[face_up].sum(0)
+    return face_up & (axis @ dominant < 0)
 
 
 def _session(path: Path, threads: int | None) -> ort.InferenceSession:
@@ -212,31 +215,32 @@ class TileDetector:
             return (), 0.0, 0.0
         return (view, (size[0] / width, size[1] / height), boxes, scores), float(sure[shapely].sum()), float(np.median(sure))
 
-    def classify(self, image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Class probabilities (N, 43) and face up vectors (N, 2) of the tiles in ``boxes``."""
+    def classify(self, image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Class probabilities (N, 43), face up vectors (N, 2) and face axes (N, 2: `sideways_flags`) of the
+        tiles in ``boxes``."""
         if len(boxes) == 0:
-            return np.zeros((0, len(CLASS_NAMES)), np.float32), np.zeros((0, 2), np.float32)
+            return np.zeros((0, len(CLASS_NAMES)), np.float32), np.zeros((0, 2), np.float32), np.zeros((0, 2), np.float32)
         batch, aspect = crops_batch(image, boxes, self.crop_size), box_aspects(boxes)
-        probs, up = self._run_classifier(batch, aspect)
+        probs, up, axis = self._run_classifier(batch, aspect)
         doubtful = probs.max(1) <= self.settings.half_turn
         if doubtful.any():
-            turned, _ = self._run_classifier(batch[doubtful][:, :, ::-1, ::-1], aspect[doubtful])
+            turned, _, _ = self._run_classifier(batch[doubtful][:, :, ::-1, ::-1], aspect[doubtful])
             probs[doubtful] = (probs[doubtful] + turned) / 2
-        return probs, up
+        return probs, up, axis
 
-    def _run_classifier(self, batch: np.ndarray, aspect: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        runs = [self._classifier.run(None, {"crops": np.ascontiguousarray(batch[i : i + CLASSIFIER_BATCH]),
-                                            "aspect": aspect[i : i + CLASSIFIER_BATCH]})
+    def _run_classifier(self, batch: np.ndarray, aspect: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        runs = [self._classifier.run(CLASSIFIER_OUTPUTS, {"crops": np.ascontiguousarray(batch[i : i + CLASSIFIER_BATCH]),
+                                                          "aspect": aspect[i : i + CLASSIFIER_BATCH]})
                 for i in range(0, len(batch), CLASSIFIER_BATCH)]
-        probs, up = zip(*runs)
-        return np.concatenate(probs), np.concatenate(up)
+        probs, up, axis = zip(*runs)
+        return np.concatenate(probs), np.concatenate(up), np.concatenate(axis)
 
     def detect(self, photo: Photo | np.ndarray) -> Detections:
         """Every tile of the photo: box in original-image pixels, code, confidence, top-3 alternatives."""
         if isinstance(photo, np.ndarray):
             photo = Photo(photo, photo.shape[1], photo.shape[0])
         view, (scale_x, scale_y), (left, top), boxes, scores = self.find_tiles_zoomed(photo.image)
-        probs, up = self.classify(view, boxes)
+        probs, up, axis = self.classify(view, boxes)
         ranked = np.argsort(-probs, axis=1)[:, :4]
         tiles = tuple(CLASS_NAMES[row[0]] for row in ranked)
         confidence = scores * probs[np.arange(len(boxes)), ranked[:, 0]] if len(boxes) else scores
@@ -248,7 +252,7 @@ class TileDetector:
             xyxy=(boxes / [scale_x, scale_y, scale_x, scale_y] + [left, top, left, top]) * photo.scale, tiles=tiles,
             confidence=confidence,
             alternatives=alternatives,
-            sideways=sideways_flags(up, np.array([t != BACK for t in tiles], bool)),
+            sideways=sideways_flags(axis, np.array([t != BACK for t in tiles], bool)),
             angle=_degrees(up),
             score=scores,
         )
