@@ -29,7 +29,7 @@ import numpy as np  # noqa: E402
 from datasets.real import load_split, set_small  # noqa: E402
 from eval_read import REAL_RULES, complete_hand_row  # noqa: E402
 from vision.grouping import group_hand  # noqa: E402
-from vision.detector import DetectorSettings, TileDetector, zoom_region  # noqa: E402
+from vision.detector import DetectorSettings, TileDetector, view_to_image, zoom_region  # noqa: E402
 from vision.images import decode_photo  # noqa: E402
 from vision.metrics import box_iou, match_pairs, to_pixel_boxes  # noqa: E402
 
@@ -68,8 +68,8 @@ def main() -> None:
                     reading = group_hand(found, REAL_RULES, frame=(photo.width, photo.height))
                     held = Counter(found.tiles[i] for group in reading.groups for i in group.tiles)
                     hands[name] += held == Counter(labelled.tiles[i] for i in row)
-            _, (scale_x, scale_y), boxes, scores = plain.find_tiles_unstretched(photo.image)
-            looked += zoom_region(boxes / [scale_x, scale_y, scale_x, scale_y], scores, photo.image.shape[:2]) is not None
+            _, scale, boxes, scores = plain.find_tiles_unstretched(photo.image)
+            looked += zoom_region(view_to_image(boxes, scale), scores, photo.image.shape[:2]) is not None
         print(f"share {share}: {len(photos)} photos, {tiles} tiles: tile accuracy {right['plain'] / tiles:.4f} without "
               f"the zoom, {right['zoom'] / tiles:.4f} with it ({looked} photos zoomed); median detection "
               f"{1000 * statistics.median(times['plain']):.1f} ms / {1000 * statistics.median(times['zoom']):.1f} ms; "

@@ -25,7 +25,7 @@ import numpy as np
 
 from vision.crops import box_aspects, crops_batch
 from vision.detections import BACK
-from vision.detector import CLASSIFIER_MODEL, TileDetector
+from vision.detector import CLASSIFIER_MODEL, TileDetector, view_to_image
 from vision.metrics import box_iou, match_pairs
 
 if TYPE_CHECKING:
@@ -84,8 +84,8 @@ def scene_samples(seed: int) -> tuple[np.ndarray, np.ndarray]:
     from datasets.synth import generate_scene
 
     scene = generate_scene(seed, kind=KINDS[seed % len(KINDS)])
-    view, (scale_x, scale_y), (left, top), boxes, _ = _worker["detector"].find_tiles_zoomed(scene.image)
-    in_image = boxes / [scale_x, scale_y, scale_x, scale_y] + [left, top, left, top]
+    view, scale, offset, boxes, _ = _worker["detector"].find_tiles_zoomed(scene.image)
+    in_image = view_to_image(boxes, scale, offset)
     truth = np.array([t.box for t in scene.tiles], np.float32).reshape(-1, 4)
     pairs = [(t, f) for t, f in match_pairs(box_iou(truth, in_image), 0.5) if scene.tiles[t].tile != BACK]
     if not pairs:

@@ -195,7 +195,7 @@ class TileDetector:
         of it (`zoom_region`): (the view, its scale along x and y against the region, the region's top-left
         corner in ``image`` pixels, boxes in the view's pixels, scores)."""
         view, scale, boxes, scores = self.find_tiles_unstretched(image)
-        region = zoom_region(boxes / [*scale, *scale], scores, image.shape[:2]) if self.settings.zoom else None
+        region = zoom_region(view_to_image(boxes, scale), scores, image.shape[:2]) if self.settings.zoom else None
         if region is None:
             return view, scale, (0, 0), boxes, scores
         left, top, right, bottom = region
@@ -239,7 +239,7 @@ class TileDetector:
         """Every tile of the photo: box in original-image pixels, code, confidence, top-3 alternatives."""
         if isinstance(photo, np.ndarray):
             photo = Photo(photo, photo.shape[1], photo.shape[0])
-        view, (scale_x, scale_y), (left, top), boxes, scores = self.find_tiles_zoomed(photo.image)
+        view, scale, offset, boxes, scores = self.find_tiles_zoomed(photo.image)
         probs, up, axis = self.classify(view, boxes)
         ranked = np.argsort(-probs, axis=1)[:, :4]
         tiles = tuple(CLASS_NAMES[row[0]] for row in ranked)
@@ -249,7 +249,7 @@ class TileDetector:
         )
         order = np.lexsort((boxes[:, 0], boxes[:, 1])) if len(boxes) else np.zeros(0, np.int64)
         detections = Detections(
-            xyxy=(boxes / [scale_x, scale_y, scale_x, scale_y] + [left, top, left, top]) * photo.scale, tiles=tiles,
+            xyxy=view_to_image(boxes, scale, offset) * photo.scale, tiles=tiles,
             confidence=confidence,
             alternatives=alternatives,
             sideways=sideways_flags(axis, np.array([t != BACK for t in tiles], bool)),
@@ -257,6 +257,12 @@ class TileDetector:
             score=scores,
         )
         return detections[order]
+
+
+def view_to_image(boxes: np.ndarray, scale: tuple[float, float], offset: tuple[int, int] = (0, 0)) -> np.ndarray:
+    """Boxes in a view's pixels in the pixels of the image it was made from: the view is the image, or the region
+    whose top-left corner is ``offset``, resized by ``scale`` (x, y) (`find_tiles_zoomed`)."""
+    return boxes / [*scale, *scale] + [*offset, *offset]
 
 
 def zoom_region(boxes: np.ndarray, scores: np.ndarray, shape: tuple[int, int]) -> tuple[int, int, int, int] | None:
