@@ -833,21 +833,24 @@ def _peel_aside(row: tuple[tuple[int, ...], ...], tiles: tuple[str, ...],
 
 
 def _meld_parts(group: tuple[int, ...], tiles: tuple[str, ...], sideways: np.ndarray) -> list[tuple[int, ...]] | None:
-    """The group parted, left to right, into two or more claimed melds (each of three or four tiles making a
-    pung, chow or kong, with at most one tile sideways, and one at least in the group), or None when it does
-    not part so."""
-    return _melds_in(group, tiles, sideways) if any(sideways[i] for i in group) else None
+    """The group parted, left to right, into melds laid touching (each of three or four tiles making
+    a pung, chow or kong with at most one tile sideways, or a concealed kong: a claimed tile or a face-down one
+    at least in the group), or None when it does not part so."""
+    return _melds_in(group, tiles, sideways) if any(sideways[i] or tiles[i] == BACK for i in group) else None
 
 
 def _melds_in(group: tuple[int, ...], tiles: tuple[str, ...], sideways: np.ndarray) -> list[tuple[int, ...]] | None:
-    """The group parted, left to right, into melds of three or four face-up tiles, at most one sideways each,
-    or None."""
+    """The group parted, left to right, into melds: three or four face-up tiles, at most one sideways each, or a
+    concealed kong (four tiles, none sideways, both ends face down); or None."""
     if not group:
         return []
     for size in (3, 4):
         part = group[:size]
+        codes = [tiles[i] for i in part]
+        face_up = BACK not in codes
+        concealed_kong = size == 4 and codes[0] == codes[-1] == BACK and not any(sideways[i] for i in part)
         if len(part) == size and sum(bool(sideways[i]) for i in part) <= 1 \
-                and _is_meld_shape([tiles[i] for i in part]) and BACK not in (tiles[i] for i in part):
+                and _is_meld_shape(codes) and (face_up or concealed_kong):
             rest = _melds_in(group[size:], tiles, sideways)
             if rest is not None:
                 return [part] + rest
