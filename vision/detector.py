@@ -22,6 +22,7 @@ import onnxruntime as ort
 
 from vision.crops import box_aspects, crops_batch
 from vision.detections import BACK, CLASS_NAMES, ODD_SHAPE, Detections
+from vision.metrics import box_iou
 
 MODELS = Path(__file__).resolve().parents[1] / "models"
 DETECTOR_MODEL = MODELS / "tile_detector.onnx"
@@ -50,6 +51,17 @@ held far from the hand), the detector looks again at that region alone, enlarged
 named far better (`benchmarks/eval_small_tiles.py`)."""
 ZOOM_MARGIN = 2.0
 """The region reaches this many median tile sizes beyond the tiles found, to take in tiles missed at first."""
+SMALL_TILE = 14.0
+"""A sure tile whose short side is under this many pixels in the detector's input is at the edge of what the
+detector finds (far walls in a photo of the table): a view holding one is looked at again in slices
+(`TileDetector.find_small_tiles`)."""
+SLICE_SHARE = 0.6
+"""Each of the four overlapping slices spans this share of the view's width and of its height."""
+EDGE_MARGIN = 2.0
+"""A box from a slice within this many pixels of the slice's or the view's edge may be a piece of a tile cut
+off there: it is not taken."""
+NEW_TILE_IOU = 0.3
+"""A box from a slice overlapping a tile already found by more than this is that tile."""
 
 
 @dataclass(frozen=True)
@@ -61,7 +73,8 @@ class DetectorSettings:
     the two turns are partly independent); 1 turns every crop, 0 none. The face's up direction comes
     from the crop as it lies: many faces look alike both ways up, so the turned crop's direction says
     little. ``zoom``: look again, enlarged, at the region holding the tiles when it is a small part of the
-    photo (`zoom_region`).
+    photo (`zoom_region`). ``slices``: look again, in four enlarged slices, at a view holding tiles too small
+    to be found reliably (`TileDetector.find_small_tiles`).
     """
 
     conf: float = OPERATING_SCORE
@@ -69,6 +82,7 @@ class DetectorSettings:
     max_tiles: int = 300
     half_turn: float = 0.9
     zoom: bool = True
+    slices: bool = True
 
 
 def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[int, int]]:
@@ -196,11 +210,48 @@ class TileDetector:
         corner in ``image`` pixels, boxes in the view's pixels, scores)."""
         view, scale, boxes, scores = self.find_tiles_unstretched(image)
         region = zoom_region(view_to_image(boxes, scale), scores, image.shape[:2]) if self.settings.zoom else None
-        if region is None:
-            return view, scale, (0, 0), boxes, scores
-        left, top, right, bottom = region
-        view, scale, boxes, scores = self.find_tiles_unstretched(image[top:bottom, left:right])
-        return view, scale, (left, top), boxes, scores
+        offset = (0, 0)
+        if region is not None:
+            left, top, right, bottom = region
+            view, scale, boxes, scores = self.find_tiles_unstretched(image[top:bottom, left:right])
+            offset = (left, top)
+        if self.settings.slices:
+            boxes, scores = self.find_small_tiles(view, boxes, scores)
+        return view, scale, offset, boxes, scores
+
+    def find_small_tiles(self, view: np.ndarray, boxes: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The tiles found in ``view`` (``boxes``, ``scores``) with those found in four overlapping slices of it
+        (`SLICE_SHARE`, each enlarged to the detector's input) added, when a sure tile is small in the
+        detector's input (`SMALL_TILE`): small tiles (far walls) are missed at the view's scale and found
+        enlarged. A slice's box is added when it is small too, is not cut by the slice's or the view's edge
+        (`EDGE_MARGIN`) and is no tile already found (`NEW_TILE_IOU`). A view whose tiles the detector is unsure of
+        (as `find_tiles_unstretched` judges them: a picture stretched beyond repair) is not sliced: its slices
+        would find more of the same doubtful boxes."""
+        height, width = view.shape[:2]
+        input_scale = self.imgsz / max(height, width)
+        sure = boxes[scores >= OPERATING_SCORE]
+        sure_scores, shapely = _sure_scores(boxes, scores)
+        if len(sure) < MIN_SURE_TILES or np.median(sure_scores) < UNSURE_SCORE or shapely.mean() <= 0.5 \
+                or (np.min(sure[:, 2:] - sure[:, :2], axis=1) * input_scale >= SMALL_TILE).all():
+            return boxes, scores
+        slice_w, slice_h = round(width * SLICE_SHARE), round(height * SLICE_SHARE)
+        found, found_scores = [], []
+        for left in (0, width - slice_w):
+            for top in (0, height - slice_h):
+                cut, cut_scores = self.find_tiles(view[top : top + slice_h, left : left + slice_w])
+                inside = (cut[:, :2] > EDGE_MARGIN).all(1) & (cut[:, 2:] < [slice_w - EDGE_MARGIN, slice_h - EDGE_MARGIN]).all(1)
+                cut = cut + [left, top, left, top]
+                inside &= (cut[:, :2] > EDGE_MARGIN).all(1) & (cut[:, 2:] < [width - EDGE_MARGIN, height - EDGE_MARGIN]).all(1)
+                small = np.min(cut[:, 2:] - cut[:, :2], axis=1) * input_scale < SMALL_TILE
+                found.append(cut[inside & small])
+                found_scores.append(cut_scores[inside & small])
+        new, new_scores = np.concatenate(found), np.concatenate(found_scores)
+        keep = non_max_suppression(new, new_scores, self.settings.iou)
+        new, new_scores = new[keep], new_scores[keep]
+        unseen = box_iou(new, boxes).max(1, initial=0.0) <= NEW_TILE_IOU
+        new, new_scores = new[unseen], new_scores[unseen]
+        keep = np.argsort(-np.concatenate([scores, new_scores]), kind="stable")[: self.settings.max_tiles]
+        return np.concatenate([boxes, new])[keep].astype(np.float32), np.concatenate([scores, new_scores])[keep].astype(np.float32)
 
     def _squeezed(self, image: np.ndarray, axis: int, factor: float) -> tuple[tuple, float, float]:
         """`find_tiles` in ``image`` squeezed ``factor`` times along ``axis`` (0: x, 1: y): (the view as

@@ -858,10 +858,10 @@ def _melds_in(group: tuple[int, ...], tiles: tuple[str, ...], sideways: np.ndarr
 
 
 def _parted(layout: Layout, detections: Detections) -> Layout:
-    """The layout with groups that are claimed melds laid touching (no gap between them) parted: a group of
-    six to eight tiles, none lying on another, that parts into melds with at most one tile sideways each and
-    one at least among them (a flag can be missed; tried only when the hand is not legal as read: such a
-    group may also be another player's)."""
+    """The layout with groups that are melds laid touching (no gap between them) parted: a group of six to
+    eight tiles, none lying on another, that parts into melds (`_meld_parts`: claimed ones with at most one
+    tile sideways each and one at least among them, a flag can be missed; concealed kongs by their face-down
+    ends) (tried only when the hand is not legal as read: such a group may also be another player's)."""
     rows = []
     for row in layout.rows:
         out: list[tuple[int, ...]] = []
@@ -1301,7 +1301,7 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
     (`_likely_doubles`), a group that reads as no meld (`_misfits`), a concealed kong of four backs
     (`_walls`), a meld too many (`_extra_melds`), the tiles read as flowers where none are played
     (`_unplayed_flowers`) or a tile between claimed melds laid touching
-    (`_joining_strays`) is left out, claimed melds laid touching are parted (`_parted`), or the flags of
+    (`_joining_strays`) is left out, melds laid touching are parted (`_parted`), or the flags of
     tiles alone in their group cleared (`_lone_turned`), if that makes it legal;
     a group that reads as no meld and runs out of the photo is left out in any case (a meld is laid whole).
     At most MAX_TRIALS such readings are tried (a photo of scattered tiles offers many).
