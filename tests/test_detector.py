@@ -13,8 +13,8 @@ import pytest
 
 from datasets.real import REAL_DATA, VALID_LABEL_FIXES, dataset_tile_codes, load_split, set_small
 from vision.detections import BACK, CLASS_NAMES
-from vision.detector import (CLASSIFIER_MODEL, DETECTOR_MODEL, ZOOM_MARGIN, DetectorSettings, TileDetector, sideways_flags,
-                             zoom_region)
+from vision.detector import (CLASSIFIER_MODEL, DETECTOR_MODEL, ZOOM_MARGIN, DetectorSettings, TileDetector, far_wall,
+                             sideways_flags, zoom_region)
 from vision.images import read_photo
 from vision.metrics import box_iou, match_pairs, read_yolo_labels, to_pixel_boxes
 
@@ -113,11 +113,16 @@ def test_a_far_wall_of_face_down_tiles_is_found_in_slices(detector):
     assert len(backs) == 21 and plain[0] <= 16 and sliced[0] >= 20 and sliced[1] <= plain[1], (plain, sliced)
 
 
-def test_a_photo_of_tiles_big_enough_is_not_sliced(detector):
+def test_only_a_view_showing_small_face_down_tiles_is_sliced(detector):
     image = read_photo(HAND_PHOTOS[0].image).image
     boxes, scores = detector.find_tiles(image)
-    found, found_scores = detector.find_small_tiles(image, boxes, scores)
-    assert len(boxes) >= 10 and found is boxes and found_scores is scores
+    probs, _, _ = detector.classify(image, boxes)
+    input_scale = detector.imgsz / max(image.shape[:2])
+    assert len(boxes) >= 10 and not far_wall(boxes, scores, probs, input_scale)  # a real hand, no wall
+    backs = probs.copy()
+    backs[:, CLASS_NAMES.index(BACK)] = 2.0  # the same boxes read as face down
+    assert far_wall(boxes, scores, backs, input_scale / 4)  # … and a quarter the size in the detector's input
+    assert not far_wall(boxes, scores, backs, input_scale)
 
 
 def test_face_down_tiles_are_never_sideways_and_leave_the_axis_to_the_faces():

@@ -52,8 +52,8 @@ named far better (`benchmarks/eval_small_tiles.py`)."""
 ZOOM_MARGIN = 2.0
 """The region reaches this many median tile sizes beyond the tiles found, to take in tiles missed at first."""
 SMALL_TILE = 14.0
-"""A sure tile whose short side is under this many pixels in the detector's input is at the edge of what the
-detector finds (far walls in a photo of the table): a view holding one is looked at again in slices
+"""A tile whose short side is under this many pixels in the detector's input is at the edge of what the detector
+finds: a view showing face-down ones that small (a far wall, `far_wall`) is looked at again in slices
 (`TileDetector.find_small_tiles`)."""
 SLICE_SHARE = 0.6
 """Each of the four overlapping slices spans this share of the view's width and of its height."""
@@ -73,8 +73,8 @@ class DetectorSettings:
     the two turns are partly independent); 1 turns every crop, 0 none. The face's up direction comes
     from the crop as it lies: many faces look alike both ways up, so the turned crop's direction says
     little. ``zoom``: look again, enlarged, at the region holding the tiles when it is a small part of the
-    photo (`zoom_region`). ``slices``: look again, in four enlarged slices, at a view holding tiles too small
-    to be found reliably (`TileDetector.find_small_tiles`).
+    photo (`zoom_region`). ``slices``: look again, in four enlarged slices, at a view showing face-down tiles
+    too small to be found reliably (`far_wall`, `TileDetector.find_small_tiles`).
     """
 
     conf: float = OPERATING_SCORE
@@ -210,30 +210,19 @@ class TileDetector:
         corner in ``image`` pixels, boxes in the view's pixels, scores)."""
         view, scale, boxes, scores = self.find_tiles_unstretched(image)
         region = zoom_region(view_to_image(boxes, scale), scores, image.shape[:2]) if self.settings.zoom else None
-        offset = (0, 0)
-        if region is not None:
-            left, top, right, bottom = region
-            view, scale, boxes, scores = self.find_tiles_unstretched(image[top:bottom, left:right])
-            offset = (left, top)
-        if self.settings.slices:
-            boxes, scores = self.find_small_tiles(view, boxes, scores)
-        return view, scale, offset, boxes, scores
+        if region is None:
+            return view, scale, (0, 0), boxes, scores
+        left, top, right, bottom = region
+        view, scale, boxes, scores = self.find_tiles_unstretched(image[top:bottom, left:right])
+        return view, scale, (left, top), boxes, scores
 
-    def find_small_tiles(self, view: np.ndarray, boxes: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The tiles found in ``view`` (``boxes``, ``scores``) with those found in four overlapping slices of it
-        (`SLICE_SHARE`, each enlarged to the detector's input) added, when a sure tile is small in the
-        detector's input (`SMALL_TILE`): small tiles (far walls) are missed at the view's scale and found
-        enlarged. A slice's box is added when it is small too, is not cut by the slice's or the view's edge
-        (`EDGE_MARGIN`) and is no tile already found (`NEW_TILE_IOU`). A view whose tiles the detector is unsure of
-        (as `find_tiles_unstretched` judges them: a picture stretched beyond repair) is not sliced: its slices
-        would find more of the same doubtful boxes."""
+    def find_small_tiles(self, view: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Small tiles missed in ``view``, where ``boxes`` were found, looked for in four overlapping slices of it
+        (`SLICE_SHARE`), each enlarged to the detector's input: (boxes, scores). A slice's box is taken when it is
+        small in the view's detector input too (`SMALL_TILE`), is not cut by the slice's or the view's edge
+        (`EDGE_MARGIN`) and is no tile already found (`NEW_TILE_IOU`)."""
         height, width = view.shape[:2]
         input_scale = self.imgsz / max(height, width)
-        sure = boxes[scores >= OPERATING_SCORE]
-        sure_scores, shapely = _sure_scores(boxes, scores)
-        if len(sure) < MIN_SURE_TILES or np.median(sure_scores) < UNSURE_SCORE or shapely.mean() <= 0.5 \
-                or (np.min(sure[:, 2:] - sure[:, :2], axis=1) * input_scale >= SMALL_TILE).all():
-            return boxes, scores
         slice_w, slice_h = round(width * SLICE_SHARE), round(height * SLICE_SHARE)
         found, found_scores = [], []
         for left in (0, width - slice_w):
@@ -247,11 +236,8 @@ class TileDetector:
                 found_scores.append(cut_scores[inside & small])
         new, new_scores = np.concatenate(found), np.concatenate(found_scores)
         keep = non_max_suppression(new, new_scores, self.settings.iou)
-        new, new_scores = new[keep], new_scores[keep]
-        unseen = box_iou(new, boxes).max(1, initial=0.0) <= NEW_TILE_IOU
-        new, new_scores = new[unseen], new_scores[unseen]
-        keep = np.argsort(-np.concatenate([scores, new_scores]), kind="stable")[: self.settings.max_tiles]
-        return np.concatenate([boxes, new])[keep].astype(np.float32), np.concatenate([scores, new_scores])[keep].astype(np.float32)
+        unseen = box_iou(new[keep], boxes).max(1, initial=0.0) <= NEW_TILE_IOU
+        return new[keep][unseen].astype(np.float32), new_scores[keep][unseen].astype(np.float32)
 
     def _squeezed(self, image: np.ndarray, axis: int, factor: float) -> tuple[tuple, float, float]:
         """`find_tiles` in ``image`` squeezed ``factor`` times along ``axis`` (0: x, 1: y): (the view as
@@ -292,6 +278,13 @@ class TileDetector:
             photo = Photo(photo, photo.shape[1], photo.shape[0])
         view, scale, offset, boxes, scores = self.find_tiles_zoomed(photo.image)
         probs, up, axis = self.classify(view, boxes)
+        if self.settings.slices and far_wall(boxes, scores, probs, self.imgsz / max(view.shape[:2])):
+            new, new_scores = self.find_small_tiles(view, boxes)
+            room = self.settings.max_tiles - len(boxes)
+            new, new_scores = new[:room], new_scores[:room]
+            new_probs, new_up, new_axis = self.classify(view, new)
+            boxes, scores = np.concatenate([boxes, new]), np.concatenate([scores, new_scores])
+            probs, up, axis = np.concatenate([probs, new_probs]), np.concatenate([up, new_up]), np.concatenate([axis, new_axis])
         ranked = np.argsort(-probs, axis=1)[:, :4]
         tiles = tuple(CLASS_NAMES[row[0]] for row in ranked)
         confidence = scores * probs[np.arange(len(boxes)), ranked[:, 0]] if len(boxes) else scores
@@ -314,6 +307,19 @@ def view_to_image(boxes: np.ndarray, scale: tuple[float, float], offset: tuple[i
     """Boxes in a view's pixels in the pixels of the image it was made from: the view is the image, or the region
     whose top-left corner is ``offset``, resized by ``scale`` (x, y) (`find_tiles_zoomed`)."""
     return boxes / [*scale, *scale] + [*offset, *offset]
+
+
+def far_wall(boxes: np.ndarray, scores: np.ndarray, probs: np.ndarray, input_scale: float) -> bool:
+    """Whether a view shows face-down tiles small in the detector's input (a far wall: `SMALL_TILE` at the view's
+    ``input_scale``), where the detector misses many, and is sure of its tiles (`UNSURE_SCORE`; in a picture
+    stretched beyond repair, slices would find more of the same doubtful boxes). ``probs`` are the boxes'
+    class probabilities."""
+    sure_scores, shapely = _sure_scores(boxes, scores)
+    if len(sure_scores) < MIN_SURE_TILES or np.median(sure_scores) < UNSURE_SCORE or shapely.mean() <= 0.5:
+        return False
+    small = np.min(boxes[:, 2:] - boxes[:, :2], axis=1) * input_scale < SMALL_TILE
+    backs = probs.argmax(1) == CLASS_NAMES.index(BACK)
+    return bool((small & backs & (scores >= OPERATING_SCORE)).any())
 
 
 def zoom_region(boxes: np.ndarray, scores: np.ndarray, shape: tuple[int, int]) -> tuple[int, int, int, int] | None:
