@@ -4,8 +4,9 @@ Two bundled models: a one-class YOLO detector (every tile, face up or down) and 
 crop (42 faces + back, with the face's up direction and its axis). `sideways` marks tiles whose face axis is turned 90°
 from the photo's dominant tile axis (a claimed tile in a meld). A photo the detector is unsure of is also
 looked at squeezed along either axis, in case its pixels were stretched (`TileDetector.find_tiles_unstretched`),
-and one whose tiles lie in a small part of it is looked at again in that part, enlarged
-(`TileDetector.find_tiles_zoomed`).
+one whose tiles lie in a small part of it is looked at again in that part, enlarged
+(`TileDetector.find_tiles_zoomed`), and one showing a far wall of face-down tiles too small for the detector's
+input is looked at again in enlarged slices (`TileDetector.find_small_tiles`).
 """
 from __future__ import annotations
 
@@ -188,9 +189,9 @@ class TileDetector:
         """
         boxes, scores = self.find_tiles(image)
         best = (image, (1.0, 1.0), boxes, scores)
-        sure, shapely = _sure_scores(boxes, scores)
-        if len(sure) >= MIN_SURE_TILES and np.median(sure) >= UNSURE_SCORE and shapely.mean() > 0.5:
+        if looks_sure(boxes, scores):
             return best
+        sure, shapely = _sure_scores(boxes, scores)
         best_total, least_median = SQUEEZE_GAIN * sure[shapely].sum(), np.median(sure) if len(sure) else 0.0
         won = None
         for axis, factor in [(axis, factor) for factor in SQUEEZES for axis in (0, 1)]:
@@ -311,11 +312,10 @@ def view_to_image(boxes: np.ndarray, scale: tuple[float, float], offset: tuple[i
 
 def far_wall(boxes: np.ndarray, scores: np.ndarray, probs: np.ndarray, input_scale: float) -> bool:
     """Whether a view shows face-down tiles small in the detector's input (a far wall: `SMALL_TILE` at the view's
-    ``input_scale``), where the detector misses many, and is sure of its tiles (`UNSURE_SCORE`; in a picture
+    ``input_scale``), where the detector misses many, and is sure of its tiles (`looks_sure`; in a picture
     stretched beyond repair, slices would find more of the same doubtful boxes). ``probs`` are the boxes'
     class probabilities."""
-    sure_scores, shapely = _sure_scores(boxes, scores)
-    if len(sure_scores) < MIN_SURE_TILES or np.median(sure_scores) < UNSURE_SCORE or shapely.mean() <= 0.5:
+    if not looks_sure(boxes, scores):
         return False
     small = np.min(boxes[:, 2:] - boxes[:, :2], axis=1) * input_scale < SMALL_TILE
     backs = probs.argmax(1) == CLASS_NAMES.index(BACK)
@@ -336,6 +336,13 @@ def zoom_region(boxes: np.ndarray, scores: np.ndarray, shape: tuple[int, int]) -
     if right - left > ZOOM_SHARE * width or bottom - top > ZOOM_SHARE * height:
         return None
     return int(left), int(top), int(math.ceil(right)), int(math.ceil(bottom))
+
+
+def looks_sure(boxes: np.ndarray, scores: np.ndarray) -> bool:
+    """Whether the detector is sure of a view's tiles: at least MIN_SURE_TILES at the operating score, their median
+    score at least UNSURE_SCORE, most of them shaped like a tile (`ODD_SHAPE`)."""
+    sure, shapely = _sure_scores(boxes, scores)
+    return len(sure) >= MIN_SURE_TILES and np.median(sure) >= UNSURE_SCORE and shapely.mean() > 0.5
 
 
 def _sure_scores(boxes: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
