@@ -229,12 +229,12 @@ class TileDetector:
         for left in (0, width - slice_w):
             for top in (0, height - slice_h):
                 cut, cut_scores = self.find_tiles(view[top : top + slice_h, left : left + slice_w])
-                inside = (cut[:, :2] > EDGE_MARGIN).all(1) & (cut[:, 2:] < [slice_w - EDGE_MARGIN, slice_h - EDGE_MARGIN]).all(1)
+                inside = _well_inside(cut, slice_w, slice_h)
                 cut = cut + [left, top, left, top]
-                inside &= (cut[:, :2] > EDGE_MARGIN).all(1) & (cut[:, 2:] < [width - EDGE_MARGIN, height - EDGE_MARGIN]).all(1)
-                small = np.min(cut[:, 2:] - cut[:, :2], axis=1) * input_scale < SMALL_TILE
-                found.append(cut[inside & small])
-                found_scores.append(cut_scores[inside & small])
+                taken = inside & _well_inside(cut, width, height) \
+                    & (np.min(cut[:, 2:] - cut[:, :2], axis=1) * input_scale < SMALL_TILE)
+                found.append(cut[taken])
+                found_scores.append(cut_scores[taken])
         new, new_scores = np.concatenate(found), np.concatenate(found_scores)
         keep = non_max_suppression(new, new_scores, self.settings.iou)
         unseen = box_iou(new[keep], boxes).max(1, initial=0.0) <= NEW_TILE_IOU
@@ -336,6 +336,11 @@ def zoom_region(boxes: np.ndarray, scores: np.ndarray, shape: tuple[int, int]) -
     if right - left > ZOOM_SHARE * width or bottom - top > ZOOM_SHARE * height:
         return None
     return int(left), int(top), int(math.ceil(right)), int(math.ceil(bottom))
+
+
+def _well_inside(boxes: np.ndarray, width: int, height: int) -> np.ndarray:
+    """Whether each box lies more than EDGE_MARGIN pixels inside a ``width`` × ``height`` frame."""
+    return (boxes[:, :2] > EDGE_MARGIN).all(1) & (boxes[:, 2:] < [width - EDGE_MARGIN, height - EDGE_MARGIN]).all(1)
 
 
 def looks_sure(boxes: np.ndarray, scores: np.ndarray) -> bool:

@@ -836,7 +836,7 @@ def _meld_parts(group: tuple[int, ...], tiles: tuple[str, ...], sideways: np.nda
     """The group parted, left to right, into melds laid touching (each of three or four tiles making
     a pung, chow or kong with at most one tile sideways, or a concealed kong: a claimed tile or a face-down one
     at least in the group), or None when it does not part so."""
-    return _melds_in(group, tiles, sideways) if any(sideways[i] or tiles[i] == BACK for i in group) else None
+    return None if _plain(group, tiles, sideways) else _melds_in(group, tiles, sideways)
 
 
 def _melds_in(group: tuple[int, ...], tiles: tuple[str, ...], sideways: np.ndarray) -> list[tuple[int, ...]] | None:
@@ -847,10 +847,8 @@ def _melds_in(group: tuple[int, ...], tiles: tuple[str, ...], sideways: np.ndarr
     for size in (3, 4):
         part = group[:size]
         codes = [tiles[i] for i in part]
-        face_up = BACK not in codes
-        concealed_kong = size == 4 and codes[0] == codes[-1] == BACK and not any(sideways[i] for i in part)
-        if len(part) == size and sum(bool(sideways[i]) for i in part) <= 1 \
-                and _is_meld_shape(codes) and (face_up or concealed_kong):
+        if len(part) == size and sum(bool(sideways[i]) for i in part) <= 1 and _is_meld_shape(codes) \
+                and (BACK not in codes or (_concealed_kong_shape(codes) and not any(sideways[i] for i in part))):
             rest = _melds_in(group[size:], tiles, sideways)
             if rest is not None:
                 return [part] + rest
@@ -962,6 +960,12 @@ def _neighbours(rows: list[list[tuple[int, ...]]], a: tuple[int, ...], b: tuple[
 def _plain(group: tuple[int, ...], tiles: tuple[str, ...], sideways: np.ndarray) -> bool:
     """A group with no sideways tile and no back (it may be the concealed part)."""
     return not any(sideways[i] or tiles[i] == BACK for i in group)
+
+
+def _concealed_kong_shape(codes: list[str]) -> bool:
+    """Whether four tiles in a row show a concealed kong: both ends face down, the middle two alike (two faces of
+    one tile, or both face down)."""
+    return len(codes) == 4 and codes[0] == codes[3] == BACK and codes[1] == codes[2]
 
 
 def _is_meld_shape(codes: list[str]) -> bool:
@@ -1196,8 +1200,7 @@ def _odd_backs(layout: Layout, tiles: tuple[str, ...]) -> set[int]:
             continue
         explained = set()
         for k in range(len(g) - 3):
-            a, b, c, d = codes[k:k + 4]
-            if a == d == BACK and (b == c != BACK or b == c == BACK):
+            if _concealed_kong_shape(codes[k:k + 4]):
                 explained |= set(g[k:k + 4])
         odd |= {i for i in g if tiles[i] == BACK and i not in explained}
     return odd
