@@ -474,6 +474,36 @@ def test_flower_read_twice_is_a_double_left_out() -> None:
     assert read.away == (16,)
 
 
+def test_flower_read_twice_in_a_row_of_flowers_is_kept_and_reported() -> None:
+    # two tiles side by side are no double box: the hand is told to be wrong rather than read wrong
+    read = group_hand(laid(DAISHAN, PUNG, (2.2, row("4f 6f 6f")), reads={16: (0.5, (("8f", 0.3),))}), "daishan")
+    assert (read.flowers, read.problems) == ("466f", ("2 × 6f: a set has one",))
+    assert read.suggestions[0].changes == ((16, "8f"),)
+
+
+def test_object_far_larger_than_a_tile_is_no_flower() -> None:
+    # a white saucer beside a Wenling hand, read as a White: four times a tile's size, within reach of the hand
+    wenling = (0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 2z 2z 2z", "1z"))
+    hand = laid(wenling, PUNG)
+    x1, y1 = hand.xyxy[:, :2].min(0)
+    read = group_hand(_with(hand, box=[x1 - 5 * W, y1 - 2 * H, x1 - W, y1 + 2 * H], code="5z", confidence=0.5), "wenling")
+    assert (read.concealed, read.win_tile, read.flowers, read.problems, read.away) == (
+        "123m456p789s11222z", "1z", "", (), (17,))
+
+
+def test_crowded_tile_taken_for_a_double_is_kept_when_the_hand_is_a_tile_short_without_it() -> None:
+    # the 5p lies a third of a tile from the 4p (a row seen edge-on crowds its tiles): a double by spacing
+    crowded = _with(laid(DAISHAN, PUNG, reads={4: (0.6, (("4p", 0.2),))}), shift=(range(4, 11), -0.7 * W))
+    read = group_hand(crowded, "daishan")
+    assert (read.concealed, read.win_tile, read.melds, read.problems) == (*CLEAN, ())
+
+
+def test_doubtful_crowded_tile_is_still_a_double_in_a_hand_a_tile_short() -> None:
+    crowded = _with(laid(DAISHAN, PUNG, reads={4: (0.3, (("4p", 0.2),))}), shift=(range(4, 11), -0.7 * W))
+    read = group_hand(crowded, "daishan")
+    assert (read.concealed, read.away) == ("123m46p789s55z", (4,))
+
+
 def test_concealed_pair_with_a_misread_flag_is_the_concealed_part_when_everything_else_is_melded() -> None:
     melds = (1, row("9p* 9p 9p", "2s* 2s 2s", "3m* 4m 5m", "7z* 7z 7z"))
     hand = group_hand(_with(laid((0, row("1p 1p")), melds), sideways={0: True}), "daishan")  # no gap between them

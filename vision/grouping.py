@@ -38,6 +38,7 @@ import numpy as np
 from scoring import REGIONS
 from scoring.tiles import FLOWERS, TILE_INDEX, format_tiles, parse_tiles
 from vision.detections import BACK, ODD_SHAPE, Detections
+from vision.metrics import box_iou
 
 SURE_GAP = 1.3
 """A spacing this many times the tighter of its neighbours is a gap between groups."""
@@ -50,6 +51,12 @@ LINK_TURN = 28.0
 HAND_REACH = 4.0
 """Groups farther than this from the rest of the hand (nearest tiles, in tile lengths along the row and
 heights across it) are not part of it."""
+SIZE_SPREAD = 3.0
+"""A box more than this many times larger or smaller (square root of its area) than the hand's median tile
+joins it by reach as no flower or meld: a saucer or a far tile read as a White."""
+FLOWER_DOUBLE = 0.3
+"""A flower read twice is one tile boxed twice when the two boxes overlap at least this much (IoU) or lie
+in different groups; two such tiles side by side in one row are two tiles, one misread (reported)."""
 DOUBLE_SPOT = 0.4
 """A tile this close along the row (in usual spacings) to a likelier one in line with it is that tile again."""
 DOUBLE_SPAN = 1.5
@@ -567,17 +574,18 @@ def _spacings(chain: list[int], points: np.ndarray, scale: np.ndarray, sideways:
     return out
 
 
-def find_layout(detections: Detections, up: float | None = None, left_out: frozenset[int] = frozenset()) -> Layout:
+def find_layout(detections: Detections, up: float | None = None, left_out: frozenset[int] = frozenset(),
+                kept: frozenset[int] = frozenset()) -> Layout:
     """Rows and groups of the detected tiles (geometry only; see the module doc); ``up`` is the hand's up
-    direction when known (by default the dominant direction of all faces). Doubles (`_doubles`), stray backs
-    and the ``left_out`` detections are in no row."""
+    direction when known (by default the dominant direction of all faces). Doubles (`_doubles`) but those
+    ``kept``, stray backs and the ``left_out`` detections are in no row."""
     n = len(detections)
     if n == 0:
         return Layout(0.0, ())
     up = up_candidates(detections)[0] if up is None else up
     scale = _scales(detections)
     points, right = _hand_frame(detections.centers, scale, up)
-    repeats = _doubles(points, scale, detections.confidence) - left_out
+    repeats = _doubles(points, scale, detections.confidence) - left_out - kept
     doubles = repeats | _stray_backs(points, scale, detections.tiles) | left_out
     on_top = _overlapping_tops(points, scale, detections) - doubles
     across = detections.sizes @ np.abs(np.array([-right[1], right[0]]))
@@ -1066,8 +1074,8 @@ def _slant(group: tuple[int, ...], layout: Layout) -> float:
 def _grow_hand(layout: Layout, rows: list[tuple[tuple[int, ...], ...]], core: list[tuple[int, ...]],
                joins_by: Callable[[tuple[int, ...]], str]) -> list[tuple[int, ...]]:
     """The core and the groups joined to it: those that join by "reach" when within HAND_REACH tiles of
-    the hand (nearest tiles; along the row in tile lengths, across it in tile heights), those that join by
-    "row" when next to a hand group in their row."""
+    the hand (nearest tiles; along the row in tile lengths, across it in tile heights) and of a tile's size
+    (SIZE_SPREAD), those that join by "row" when next to a hand group in their row."""
     how = {g: joins_by(g) for row in rows for g in row}
     row_of = {g: row for row in rows for g in row}
     hand = list(core)
@@ -1080,6 +1088,9 @@ def _grow_hand(layout: Layout, rows: list[tuple[tuple[int, ...], ...]], core: li
         step = layout.points[:, None] - layout.points[members][None]
         size = (layout.extent[:, None] + layout.extent[members][None]) / 2
         near = np.linalg.norm(step / size, axis=2).min(1) <= HAND_REACH
+        sizes = np.sqrt(np.prod(layout.extent, axis=1))
+        usual = float(np.median(sizes[members]))
+        near &= (sizes < SIZE_SPREAD * usual) & (sizes > usual / SIZE_SPREAD)
         for g in list(rest):
             if how[g] == "reach":
                 joins = bool(near[list(g)].any())
@@ -1150,7 +1161,8 @@ def _names(indices: tuple[int, ...], tiles: tuple[str, ...]) -> str:
 
 def read_detections(detections: Detections, region: str, *, seat: int = 0, indicator: str | None = None,
                     options: dict[str, Any] | None = None, left_out: frozenset[int] = frozenset(),
-                    up: float | None = None, winner: bool = True, part: bool = False) -> tuple[Layout, HandReading]:
+                    up: float | None = None, winner: bool = True, part: bool = False,
+                    kept: frozenset[int] = frozenset()) -> tuple[Layout, HandReading]:
     """The layout and reading of the detections (but ``left_out``), trying each likely up direction of the
     hand (only ``up`` when given) and keeping the reading that holds the most tiles facing that way (a face
     alike turned by 180°, `HALF_TURN_ALIKE`, faces both ways, but not a quarter turn), then finds a winning
@@ -1158,7 +1170,7 @@ def read_detections(detections: Detections, region: str, *, seat: int = 0, indic
     (`_parted`)."""
     best: tuple[tuple[int, int, int], Layout, HandReading] | None = None
     for direction in up_candidates(detections) if up is None else [up]:
-        layout = find_layout(detections, direction, left_out)
+        layout = find_layout(detections, direction, left_out, kept)
         layout = _parted(layout, detections) if part else layout
         reading = read_layout(layout, _kong_faces(layout, detections), detections.sideways, region, seat=seat,
                               indicator=indicator, options=options, winner=winner)
@@ -1175,17 +1187,34 @@ def read_detections(detections: Detections, region: str, *, seat: int = 0, indic
 
 def _likely_doubles(detections: Detections, layout: Layout, reading: HandReading) -> list[int]:
     """Tiles of the hand that may be doubles, least confident first: those `_doubles` finds with the looser
-    LIKELY_SPOT and LIKELY_SPAN, a flower read twice but the likelier one (a set has one of each), and the
+    LIKELY_SPOT and LIKELY_SPAN, a flower read twice but the likelier one (a set has one of each) where the
+    two boxes are one tile boxed twice (FLOWER_DOUBLE), and the
     least confident tile of a meld of more than four (each is left out only when that makes the hand
     legal)."""
-    held = {i for g in reading.groups for i in g.tiles}
+    group_of = {i: k for k, g in enumerate(reading.groups) for i in g.tiles}
+    held = set(group_of)
     found = _doubles(layout.points, layout.scale, detections.confidence, LIKELY_SPOT, LIKELY_SPAN) & held
     found |= {min(g.tiles, key=lambda i: float(detections.confidence[i])) for g in reading.groups
               if g.kind == "meld" and len(g.tiles) > 4}
     for flower in {detections.tiles[i] for i in held} & set(FLOWERS):
         same = sorted((i for i in held if detections.tiles[i] == flower), key=lambda i: -float(detections.confidence[i]))
-        found |= set(same[1:])
+        overlap = box_iou(detections.xyxy[same[1:]], detections.xyxy[same[:1]])[:, 0]
+        found |= {i for i, share in zip(same[1:], overlap) if share >= FLOWER_DOUBLE or group_of[i] != group_of[same[0]]}
     return sorted(found, key=lambda i: float(detections.confidence[i]))
+
+
+def _missing_doubles(detections: Detections, layout: Layout, reading: HandReading) -> list[int]:
+    """Boxes left out as doubles (`_doubles`) that may be tiles of their own, likeliest first: those in a
+    hand a tile short, lying among the hand's tiles (a row seen edge-on crowds its tiles together), read
+    no less surely than DOUBTFUL_READ."""
+    held = {i for g in reading.groups for i in g.tiles}
+    if not held or reading.size >= REGIONS[reading.region].hand_size + reading.winner:
+        return []
+    points = layout.points[sorted(held)]
+    low, high = points.min(0), points.max(0)
+    among = [i for i in layout.doubles if np.all((layout.points[i] >= low) & (layout.points[i] <= high))
+             and detections.confidence[i] >= DOUBTFUL_READ]
+    return sorted(among, key=lambda i: -float(detections.confidence[i]))
 
 
 def _odd_backs(layout: Layout, tiles: tuple[str, ...]) -> set[int]:
@@ -1304,8 +1333,9 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
     (`_likely_doubles`), a group that reads as no meld (`_misfits`), a concealed kong of four backs
     (`_walls`), a meld too many (`_extra_melds`), the tiles read as flowers where none are played
     (`_unplayed_flowers`) or a tile between claimed melds laid touching
-    (`_joining_strays`) is left out, melds laid touching are parted (`_parted`), or the flags of
-    tiles alone in their group cleared (`_lone_turned`), if that makes it legal;
+    (`_joining_strays`) is left out, melds laid touching are parted (`_parted`), the flags of
+    tiles alone in their group cleared (`_lone_turned`), or a box left out as a double kept in a hand a
+    tile short (`_missing_doubles`), if that makes it legal;
     a group that reads as no meld and runs out of the photo is left out in any case (a meld is laid whole).
     At most MAX_TRIALS such readings are tried (a photo of scattered tiles offers many).
     ValueError for an unknown region or seat.
@@ -1324,19 +1354,22 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
     if problems:
         odd = [(up, backs) for up in up_candidates(detections)
                if (backs := _odd_backs(find_layout(detections, up, slivers), detections.tiles))]
-        trials = [(up, backs, detections, False) for up, backs in odd] \
-            + [(layout.up, {double}, detections, False) for double in _likely_doubles(detections, layout, reading)] \
-            + [(layout.up, misfit, detections, False)
+        none: frozenset[int] = frozenset()
+        trials = [(layout.up, set(), detections, False, frozenset({double}))
+                  for double in _missing_doubles(detections, layout, reading)] \
+            + [(up, backs, detections, False, none) for up, backs in odd] \
+            + [(layout.up, {double}, detections, False, none) for double in _likely_doubles(detections, layout, reading)] \
+            + [(layout.up, misfit, detections, False, none)
                for misfit in _misfits(reading) + _walls(reading) + _extra_melds(reading, layout)
                + _unplayed_flowers(reading, detections)] \
-            + [(layout.up, stray, detections, True) for stray in _joining_strays(layout, detections)]
+            + [(layout.up, stray, detections, True, none) for stray in _joining_strays(layout, detections)]
         if _parted(layout, detections).rows != layout.rows:
-            trials.append((layout.up, set(), detections, True))
+            trials.append((layout.up, set(), detections, True, none))
         if (lone := _lone_turned(layout, detections)).any():
-            trials.append((layout.up, set(), replace(detections, sideways=detections.sideways & ~lone), False))
-        for up, stray, seen, part in trials[:MAX_TRIALS]:
+            trials.append((layout.up, set(), replace(detections, sideways=detections.sideways & ~lone), False, none))
+        for up, stray, seen, part, kept in trials[:MAX_TRIALS]:
             trial = read_detections(seen, region, seat=seat, indicator=indicator, options=options,
-                                    left_out=slivers | stray, up=up, winner=winner, part=part)
+                                    left_out=slivers | stray, up=up, winner=winner, part=part, kept=kept)
             if not check_hand(trial[1], indicator=indicator, options=options, seat=seat, first=True):
                 layout, reading, problems = *trial, ()
                 break
