@@ -504,6 +504,29 @@ def test_doubtful_crowded_tile_is_still_a_double_in_a_hand_a_tile_short() -> Non
     assert (read.concealed, read.away) == ("123m46p789s55z", (4,))
 
 
+def test_concealed_kong_slanting_off_its_row_keeps_both_backs() -> None:
+    # seen in perspective the kong runs 4 px further back per tile: its two backs are 0.3 tile sizes apart
+    # across the row, yet each is a concealed kong's end, not a stray box
+    hand = laid((0, row("1m 2m 3m 4p 5p 6p 5z", "5z")), (1, row("# 7s 7s #", "9p* 9p 9p")))
+    slanted = hand.xyxy.copy()
+    slanted[8:12, [1, 3]] -= 4.0 * np.arange(4)[:, None]
+    read = group_hand(replace(hand, xyxy=slanted), "daishan")
+    assert (read.concealed, read.melds, read.problems) == (
+        "123m456p55z", ({"type": "kong", "tiles": "7777s", "concealed": True},
+                        {"type": "pung", "tiles": "999p", "from": 3}), ())
+
+
+def test_concealed_kong_of_wide_boxes_keeps_both_backs() -> None:
+    # tiles seen from low down show boxes twice as wide as tall: the kong's two backs are 3.9 tile sizes
+    # (square roots of box area) apart, but 3 box lengths
+    hand = laid((0, row("1m 2m 3m 4p 5p 6p 5z", "5z")), (1, row("# 7s 7s #", "9p* 9p 9p")))
+    wide = hand.xyxy.copy()
+    wide[:, [0, 2]] *= 2.0
+    read = group_hand(replace(hand, xyxy=wide), "daishan")
+    assert (read.melds, read.problems) == (({"type": "kong", "tiles": "7777s", "concealed": True},
+                                            {"type": "pung", "tiles": "999p", "from": 3}), ())
+
+
 def test_concealed_pair_with_a_misread_flag_is_the_concealed_part_when_everything_else_is_melded() -> None:
     melds = (1, row("9p* 9p 9p", "2s* 2s 2s", "3m* 4m 5m", "7z* 7z 7z"))
     hand = group_hand(_with(laid((0, row("1p 1p")), melds), sideways={0: True}), "daishan")  # no gap between them

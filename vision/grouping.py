@@ -69,7 +69,9 @@ DOUBLE_LINE = 0.2
 DOUBLE_REACH = 1.5
 """... and neighbours when this close along it."""
 BACK_REACH = 3.5
-"""A concealed kong's other back lies within this many tile sizes along the row."""
+"""A concealed kong's other back lies within this many box lengths along the row..."""
+BACK_LINE = 0.5
+"""... and this many across it (a meld seen in perspective slants off its row)."""
 MAX_TRIALS = 12
 """At most this many readings with boxes left out are tried to make a hand legal (development scenes: 7)."""
 NEAR_SIZE = 3
@@ -451,17 +453,20 @@ def _doubles(points: np.ndarray, scale: np.ndarray, confidence: np.ndarray, spot
     return doubles
 
 
-def _stray_backs(points: np.ndarray, scale: np.ndarray, tiles: tuple[str, ...]) -> set[int]:
-    """Face-down detections that can be no face-down tile: one in line with faces with no other back in
-    line within BACK_REACH tile sizes (a concealed kong shows two or four backs, the wall many) is a gap or
-    a tile's edge taken for a back, unless a tile lies on it, off any line (an added kong's claimed tile
-    misread)."""
+def _stray_backs(points: np.ndarray, scale: np.ndarray, length: np.ndarray, tiles: tuple[str, ...]) -> set[int]:
+    """Face-down detections that can be no face-down tile: one in line with faces with no other back
+    within BACK_REACH box lengths (``length``: along the row) along the row and BACK_LINE tile sizes across it
+    (a concealed kong shows two or four backs, the wall many) is a gap or a tile's edge taken for a back,
+    unless a tile lies on it, off any line (an added kong's claimed tile misread)."""
     stray: set[int] = set()
     for i in (k for k, t in enumerate(tiles) if t == BACK):
         step = (points - points[i]) / ((scale[:, None] + scale[i]) / 2)
-        line = (np.abs(step[:, 1]) < DOUBLE_LINE) & (np.abs(step[:, 0]) < BACK_REACH)
+        reach = np.abs(points[:, 0] - points[i, 0]) / np.maximum((length + length[i]) / 2, 1e-6) < BACK_REACH
+        line = (np.abs(step[:, 1]) < DOUBLE_LINE) & reach
         line[i] = False
-        if not line.any() or any(tiles[k] == BACK for k in np.flatnonzero(line)):
+        near = (np.abs(step[:, 1]) < BACK_LINE) & reach
+        near[i] = False
+        if not line.any() or any(tiles[k] == BACK for k in np.flatnonzero(near)):
             continue
         on_top = np.flatnonzero((np.abs(step[:, 0]) < 0.6) & (-step[:, 1] > 0.15) & (-step[:, 1] < 1.3))
         if not any(_off_line(points, scale, k, [o for o in range(len(points)) if o not in (k, i)]) > DOUBLE_LINE
@@ -586,7 +591,7 @@ def find_layout(detections: Detections, up: float | None = None, left_out: froze
     scale = _scales(detections)
     points, right = _hand_frame(detections.centers, scale, up)
     repeats = _doubles(points, scale, detections.confidence) - left_out - kept
-    doubles = repeats | _stray_backs(points, scale, detections.tiles) | left_out
+    doubles = repeats | _stray_backs(points, scale, detections.sizes @ np.abs(right), detections.tiles) | left_out
     on_top = _overlapping_tops(points, scale, detections) - doubles
     across = detections.sizes @ np.abs(np.array([-right[1], right[0]]))
     chains = _chains(points, scale, across, [i for i in range(n) if i not in on_top | doubles])
