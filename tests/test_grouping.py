@@ -527,6 +527,15 @@ def test_concealed_kong_of_wide_boxes_keeps_both_backs() -> None:
                                             {"type": "pung", "tiles": "999p", "from": 3}), ())
 
 
+def test_pung_with_two_tiles_flagged_takes_the_claimed_one_from_the_face_turned_furthest() -> None:
+    # the left 9p is flagged too and its box drawn wide (a shadow): the middle one's face lies turned by 90°
+    hand = _with(laid(DAISHAN, (1, row("9p 9p* 9p"))), sideways={11: True})
+    wide = hand.xyxy.copy()
+    wide[11, 0] -= 0.8 * W
+    read = group_hand(replace(hand, xyxy=wide), "daishan")
+    assert (read.melds, read.problems) == (({"type": "pung", "tiles": "999p", "from": 2},), ())
+
+
 def test_concealed_pair_with_a_misread_flag_is_the_concealed_part_when_everything_else_is_melded() -> None:
     melds = (1, row("9p* 9p 9p", "2s* 2s 2s", "3m* 4m 5m", "7z* 7z 7z"))
     hand = group_hand(_with(laid((0, row("1p 1p")), melds), sideways={0: True}), "daishan")  # no gap between them

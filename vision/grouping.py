@@ -768,8 +768,9 @@ def _plausible_sideways(layout: Layout, tiles: tuple[str, ...], sideways: np.nda
 def _turned_tile(base: tuple[int, ...], tiles: tuple[str, ...], sideways: np.ndarray, layout: Layout,
                  added: tuple[int, int] | None = None) -> np.ndarray:
     """The sideways flags with one claimed tile in a meld that must have one and shows none or several (a
-    flag missed or misread): of those flagged, or of all when none is for a chow or pung, the one whose box
-    is longest along the row for its height. In a pung of faces whose quarter turn cannot be read
+    flag missed or misread): of several flagged, the one whose face turns furthest from the hand's axis
+    (faces alike turned by 90°, `QUARTER_TURN_ALIKE`, aside); else of those flagged, or of all when none is for
+    a chow or pung, the one whose box is longest along the row for its height. In a pung of faces whose quarter turn cannot be read
     (`QUARTER_TURN_ALIKE`) a flag says nothing, and a clear shape (CLEAR_SHAPE) overrides it. With no flag and no clear shape, a
     face that alone clearly leans (LEAN_CLEAR) is the claimed tile; a kong of four face-up tiles has one
     only then (else its source is asked for). ``added``: an added kong's fourth tile and the tile it
@@ -809,6 +810,9 @@ def _turned_tile(base: tuple[int, ...], tiles: tuple[str, ...], sideways: np.nda
     shape = layout.extent[choices, 0] / np.maximum(layout.extent[choices, 1], 1e-6)
     out = np.array(sideways, bool)
     out[list(base)] = False
+    if len(turned) >= 2 and not all(c in QUARTER_TURN_ALIKE for c in codes):
+        out[choices[int(np.argmax(layout.lean[choices]))]] = True
+        return out
     out[choices[int(np.argmax(shape))]] = True
     return out
 
