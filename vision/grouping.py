@@ -454,9 +454,9 @@ def _doubles(points: np.ndarray, scale: np.ndarray, confidence: np.ndarray, spot
 
 
 def _stray_backs(points: np.ndarray, scale: np.ndarray, length: np.ndarray, tiles: tuple[str, ...]) -> set[int]:
-    """Face-down detections that can be no face-down tile: one in line with faces with no other back
-    within BACK_REACH box lengths (``length``: along the row) along the row and BACK_LINE tile sizes across it
-    (a concealed kong shows two or four backs, the wall many) is a gap or a tile's edge taken for a back,
+    """Face-down detections that can be no face-down tile: one in line with faces with no other back within
+    BACK_REACH box lengths (``length``, along the row) along the row and BACK_LINE tile sizes across it (a
+    concealed kong shows two or four backs, the wall many) is a gap or a tile's edge taken for a back,
     unless a tile lies on it, off any line (an added kong's claimed tile misread)."""
     stray: set[int] = set()
     for i in (k for k, t in enumerate(tiles) if t == BACK):
@@ -591,7 +591,8 @@ def find_layout(detections: Detections, up: float | None = None, left_out: froze
     scale = _scales(detections)
     points, right = _hand_frame(detections.centers, scale, up)
     repeats = _doubles(points, scale, detections.confidence) - left_out - kept
-    doubles = repeats | _stray_backs(points, scale, detections.sizes @ np.abs(right), detections.tiles) | left_out
+    length = detections.sizes @ np.abs(right)
+    doubles = repeats | _stray_backs(points, scale, length, detections.tiles) | left_out
     on_top = _overlapping_tops(points, scale, detections) - doubles
     across = detections.sizes @ np.abs(np.array([-right[1], right[0]]))
     chains = _chains(points, scale, across, [i for i in range(n) if i not in on_top | doubles])
@@ -615,7 +616,7 @@ def find_layout(detections: Detections, up: float | None = None, left_out: froze
         if kept:
             laid.append(kept)
     laid.sort(key=lambda row: float(np.mean([points[i, 1] for g in row for i in g])))
-    extent = np.stack([detections.sizes @ np.abs(right), across], 1)
+    extent = np.stack([length, across], 1)
     lean = 90 - np.abs(90 - (detections.angle - up) % 180)
     return Layout(up, tuple(laid), stacked, points, scale, extent, lean, frozenset(repeats))
 
@@ -769,9 +770,9 @@ def _turned_tile(base: tuple[int, ...], tiles: tuple[str, ...], sideways: np.nda
                  added: tuple[int, int] | None = None) -> np.ndarray:
     """The sideways flags with one claimed tile in a meld that must have one and shows none or several (a
     flag missed or misread): of several flagged, the one whose face turns furthest from the hand's axis
-    (faces alike turned by 90°, `QUARTER_TURN_ALIKE`, aside); else of those flagged, or of all when none is for
-    a chow or pung, the one whose box is longest along the row for its height. In a pung of faces whose quarter turn cannot be read
-    (`QUARTER_TURN_ALIKE`) a flag says nothing, and a clear shape (CLEAR_SHAPE) overrides it. With no flag and no clear shape, a
+    (faces alike turned by 90°, `QUARTER_TURN_ALIKE`, aside); else of those flagged, or of all when none is
+    for a chow or pung, the one whose box is longest along the row for its height. In a pung of faces whose
+    quarter turn cannot be read (`QUARTER_TURN_ALIKE`) a flag says nothing, and a clear shape (CLEAR_SHAPE) overrides it. With no flag and no clear shape, a
     face that alone clearly leans (LEAN_CLEAR) is the claimed tile; a kong of four face-up tiles has one
     only then (else its source is asked for). ``added``: an added kong's fourth tile and the tile it
     was found lying on. It is laid like the tile under it, on the claimed tile or, upright, on the middle
@@ -1089,6 +1090,7 @@ def _grow_hand(layout: Layout, rows: list[tuple[tuple[int, ...], ...]], core: li
     row_of = {g: row for row in rows for g in row}
     hand = list(core)
     near = np.zeros(len(layout.points), bool)
+    sizes = np.sqrt(np.prod(layout.extent, axis=1))
     rest = [g for g in how if g not in hand and how[g] != "never"]
     grew = bool(core)
     while grew:
@@ -1097,7 +1099,6 @@ def _grow_hand(layout: Layout, rows: list[tuple[tuple[int, ...], ...]], core: li
         step = layout.points[:, None] - layout.points[members][None]
         size = (layout.extent[:, None] + layout.extent[members][None]) / 2
         near = np.linalg.norm(step / size, axis=2).min(1) <= HAND_REACH
-        sizes = np.sqrt(np.prod(layout.extent, axis=1))
         usual = float(np.median(sizes[members]))
         near &= (sizes < SIZE_SPREAD * usual) & (sizes > usual / SIZE_SPREAD)
         for g in list(rest):
@@ -1197,9 +1198,8 @@ def read_detections(detections: Detections, region: str, *, seat: int = 0, indic
 def _likely_doubles(detections: Detections, layout: Layout, reading: HandReading) -> list[int]:
     """Tiles of the hand that may be doubles, least confident first: those `_doubles` finds with the looser
     LIKELY_SPOT and LIKELY_SPAN, a flower read twice but the likelier one (a set has one of each) where the
-    two boxes are one tile boxed twice (FLOWER_DOUBLE), and the
-    least confident tile of a meld of more than four (each is left out only when that makes the hand
-    legal)."""
+    two boxes are one tile boxed twice (FLOWER_DOUBLE), and the least confident tile of a meld of more than
+    four (each is left out only when that makes the hand legal)."""
     group_of = {i: k for k, g in enumerate(reading.groups) for i in g.tiles}
     held = set(group_of)
     found = _doubles(layout.points, layout.scale, detections.confidence, LIKELY_SPOT, LIKELY_SPAN) & held
@@ -1208,7 +1208,8 @@ def _likely_doubles(detections: Detections, layout: Layout, reading: HandReading
     for flower in {detections.tiles[i] for i in held} & set(FLOWERS):
         same = sorted((i for i in held if detections.tiles[i] == flower), key=lambda i: -float(detections.confidence[i]))
         overlap = box_iou(detections.xyxy[same[1:]], detections.xyxy[same[:1]])[:, 0]
-        found |= {i for i, share in zip(same[1:], overlap) if share >= FLOWER_DOUBLE or group_of[i] != group_of[same[0]]}
+        found |= {i for i, share in zip(same[1:], overlap)
+                  if share >= FLOWER_DOUBLE or group_of[i] != group_of[same[0]]}
     return sorted(found, key=lambda i: float(detections.confidence[i]))
 
 
