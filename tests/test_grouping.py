@@ -536,6 +536,21 @@ def test_pung_with_two_tiles_flagged_takes_the_claimed_one_from_the_face_turned_
     assert (read.melds, read.problems) == (({"type": "pung", "tiles": "999p", "from": 2},), ())
 
 
+@pytest.mark.parametrize("white", [0.3, 0.02])
+def test_back_beside_the_flowers_is_a_white_where_whites_are_laid_aside(white: float) -> None:
+    # a White's blank face read as a back, White its likeliest other reading: laid aside with the flowers
+    wenling = (0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 2z 2z 2z", "1z"))
+    hand = laid((-1, row("4f #")), wenling, PUNG, reads={1: (0.5, (("5z", white),))})
+    read = group_hand(hand, "wenling")
+    assert (read.flowers, read.problems) == ("5z4f" if white >= 0.1 else "4f", ())
+
+
+def test_back_beside_the_flowers_stays_a_back_where_whites_are_played() -> None:
+    hand = laid((-1, row("4f #")), DAISHAN, PUNG, reads={1: (0.5, (("5z", 0.3),))})
+    read = group_hand(hand, "daishan")
+    assert (read.flowers, read.concealed, read.away) == ("4f", CLEAN[0], (1,))
+
+
 def test_concealed_pair_with_a_misread_flag_is_the_concealed_part_when_everything_else_is_melded() -> None:
     melds = (1, row("9p* 9p 9p", "2s* 2s 2s", "3m* 4m 5m", "7z* 7z 7z"))
     hand = group_hand(_with(laid((0, row("1p 1p")), melds), sideways={0: True}), "daishan")  # no gap between them
