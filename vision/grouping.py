@@ -58,10 +58,10 @@ FLOWER_DOUBLE = 0.3
 """A flower read twice is one tile boxed twice when the two boxes overlap at least this much (IoU) or lie
 in different groups; two such tiles side by side in one row are two tiles, one misread (reported)."""
 WHITE = "5z"
-"""The White dragon, a blank face: the classifier's likeliest mistake for a face-down tile."""
+"""The White dragon: its blank face is often taken for a face-down tile."""
 WHITE_ALTERNATIVE = 0.1
 """A back beside the tiles laid aside with the flowers is a White when White's probability is at least this
-(on the nine development sets: 17 of the 22 Whites read as backs, 41 of the 5,810 backs read as backs)."""
+(on the nine development sets it is for 17 of the 22 Whites read as backs and for 41 of the 5,810 backs)."""
 DOUBLE_SPOT = 0.4
 """A tile this close along the row (in usual spacings) to a likelier one in line with it is that tile again."""
 DOUBLE_SPAN = 1.5
@@ -1206,7 +1206,7 @@ def _blank_whites(detections: Detections, up: float, aside: frozenset[str]) -> D
     """The detections, but a back whose neighbours in line (DOUBLE_REACH tile sizes along the row, BACK_LINE
     across it) are tiles laid aside with the flowers, or backs, at least one of them laid aside, named a White
     where the region lays Whites aside and the classifier gives White WHITE_ALTERNATIVE or more: a face-down
-    tile never lies with the flowers, and a White's blank face is what the classifier takes for one."""
+    tile never lies with the flowers, and a White's blank face is often taken for one."""
     if WHITE not in aside:
         return detections
     scale = _scales(detections)
