@@ -60,7 +60,7 @@ def check_hand(reading: HandReading, *, indicator: str | None = None, options: d
     if reading.win_tile is None and reading.winner:
         problems.append("no tile is set apart as the winning tile")
     size = reading.size
-    want = info.hand_size + reading.winner
+    want = reading.full_size
     if first and (problems or size != want):
         return tuple(problems[:1]) or ("wrong hand size",)
     if size != want:
@@ -130,7 +130,7 @@ def suggest(detections: Detections, layout: Layout, reading: HandReading, *, sea
     one of three alike tiles) are one suggestion, the likeliest of them with their probabilities summed.
     """
     size = reading.size
-    want = scoring.REGIONS[reading.region].hand_size + reading.winner
+    want = reading.full_size
     if size == want - 1:
         return _missing(reading, seat=seat, indicator=indicator, options=options, limit=limit)
     if size not in (want, want + 1):

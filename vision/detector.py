@@ -231,8 +231,7 @@ class TileDetector:
                 cut, cut_scores = self.find_tiles(view[top : top + slice_h, left : left + slice_w])
                 inside = _well_inside(cut, slice_w, slice_h)
                 cut = cut + [left, top, left, top]
-                taken = inside & _well_inside(cut, width, height) \
-                    & (np.min(cut[:, 2:] - cut[:, :2], axis=1) * input_scale < SMALL_TILE)
+                taken = inside & _well_inside(cut, width, height) & _small(cut, input_scale)
                 found.append(cut[taken])
                 found_scores.append(cut_scores[taken])
         new, new_scores = np.concatenate(found), np.concatenate(found_scores)
@@ -317,9 +316,8 @@ def far_wall(boxes: np.ndarray, scores: np.ndarray, probs: np.ndarray, input_sca
     class probabilities."""
     if not looks_sure(boxes, scores):
         return False
-    small = np.min(boxes[:, 2:] - boxes[:, :2], axis=1) * input_scale < SMALL_TILE
     backs = probs.argmax(1) == CLASS_NAMES.index(BACK)
-    return bool((small & backs & (scores >= OPERATING_SCORE)).any())
+    return bool((_small(boxes, input_scale) & backs & (scores >= OPERATING_SCORE)).any())
 
 
 def zoom_region(boxes: np.ndarray, scores: np.ndarray, shape: tuple[int, int]) -> tuple[int, int, int, int] | None:
@@ -336,6 +334,12 @@ def zoom_region(boxes: np.ndarray, scores: np.ndarray, shape: tuple[int, int]) -
     if right - left > ZOOM_SHARE * width or bottom - top > ZOOM_SHARE * height:
         return None
     return int(left), int(top), int(math.ceil(right)), int(math.ceil(bottom))
+
+
+def _small(boxes: np.ndarray, input_scale: float) -> np.ndarray:
+    """Whether each box's short side is under SMALL_TILE pixels in the detector's input (``input_scale``: input
+    pixels per view pixel)."""
+    return np.min(boxes[:, 2:] - boxes[:, :2], axis=1) * input_scale < SMALL_TILE
 
 
 def _well_inside(boxes: np.ndarray, width: int, height: int) -> np.ndarray:

@@ -244,6 +244,11 @@ class HandReading:
         return len(parse_tiles(self.concealed)) + 3 * len(self.melds)
 
     @property
+    def full_size(self) -> int:
+        """The `size` of a complete hand of the region: its hand size, one more for the winner."""
+        return REGIONS[self.region].hand_size + self.winner
+
+    @property
     def player(self) -> dict[str, Any]:
         """The player's part of a table record."""
         return {"concealed": self.concealed, "melds": [dict(m) for m in self.melds], "flowers": self.flowers}
@@ -1247,7 +1252,7 @@ def _missing_doubles(detections: Detections, layout: Layout, reading: HandReadin
     hand a tile short, lying among the hand's tiles (a row seen edge-on crowds its tiles together), read
     no less surely than DOUBTFUL_READ."""
     held = {i for g in reading.groups for i in g.tiles}
-    if not held or reading.size >= REGIONS[reading.region].hand_size + reading.winner:
+    if not held or reading.size >= reading.full_size:
         return []
     points = layout.points[sorted(held)]
     low, high = points.min(0), points.max(0)
@@ -1302,7 +1307,7 @@ def _extra_melds(reading: HandReading, layout: Layout) -> list[set[int]]:
     farthest from the concealed part, when it lies at least EXTRA_MARGIN tile sizes farther than any other
     (left out only when that makes the hand legal; with no clear one, nothing is guessed)."""
     concealed = [i for g in reading.groups if g.kind in ("concealed", "winning") for i in g.tiles]
-    if reading.size != REGIONS[reading.region].hand_size + reading.winner + 3 or not concealed:
+    if reading.size != reading.full_size + 3 or not concealed:
         return []
 
     def distance(group: Group) -> float:
