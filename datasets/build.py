@@ -167,6 +167,21 @@ def build_synthetic(detector_root: Path | None, crops_path: Path, count: int, fi
     save_crops(crops_path, crops, boxes, labels, up, group)
 
 
+MENDED_FACES = frozenset({"8m", "8p", "9p"})
+"""The faces two mislabelled single-tile photos had taught wrong (`datasets.synth.TILE_PHOTO_FIXES`)."""
+
+
+def build_mended_crops(out: Path, base: Path) -> None:
+    """The crop sets of the classifier's last fine-tune (`datasets.train`, stage 4): ``base``'s real and
+    single-tile crops linked, every back and 20 faces of 3,000 more scenes (seeds 24,000–26,999, in two
+    halves), and every 8m, 8p and 9p of 1,000 more (27,000–27,999), all rendered with the mended photos."""
+    out.mkdir(parents=True, exist_ok=True)
+    for name in ("real_train", "real_valid", "tile_photos"):
+        _link(base / f"{name}.npz", out / f"{name}.npz")
+    build_synthetic(None, out / "synth_a.npz", 1500, first_seed=24_000, faces_per_scene=20)
+    build_synthetic(None, out / "synth_b.npz", 1500, first_seed=25_500, faces_per_scene=20)
+    build_synthetic(None, out / "synth_89.npz", 1000, first_seed=27_000, only=MENDED_FACES)
+
 def build_synthetic_eval(root: Path, count: int, first_seed: int = 8_000_000) -> None:
     """A held-out synthetic detector test set (43-class YOLO labels and scenes.jsonl), never trained on."""
     import json

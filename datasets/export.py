@@ -66,7 +66,7 @@ def export_classifier(checkpoint: Path, out: Path = CLASSIFIER_MODEL) -> Path:
     metadata = {
         "names": json.dumps(list(CLASS_NAMES)),
         "crop_size": str(CROP_SIZE),
-        "version": f"{date.today().isoformat()} epoch {state['epoch'] + 1}",
+        "version": state.get("version", f"{date.today().isoformat()} epoch {state['epoch'] + 1}"),
         "description": "mjcam tile classifier: 42 faces + back, and the face's up direction",
         "license": "AGPL-3.0-or-later",
     }

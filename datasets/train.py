@@ -11,7 +11,9 @@
 4. the classifier: 12 epochs of 200 steps (batch 256) on every crop set, then 12 of 300 steps from the
    best of those, then 12 of 300 steps with a third more channels per layer, started from the best of
    the second run (`train_classifier.widened`), then 4 of 300 steps at lr 0.001 with the white-dragon
-   crops eight times over (its last weights);
+   crops eight times over; then 4 more of 300 steps at lr 0.001 from its last weights on the crops of
+   `build.build_mended_crops` (new scenes rendered with the two mislabelled single-tile photos mended), and
+   the mean of the two runs' last weights (`train_classifier.averaged`);
 5. `datasets.export`: both to ONNX in `models/`.
 6. `datasets.axis_head`: the classifier's axis head, trained on 2,000 synthetic scenes and added to its ONNX file.
 
@@ -23,9 +25,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from datasets.build import BUILD
+from datasets.build import BUILD, build_mended_crops
+from datasets.train_classifier import averaged
 
 RUNS = BUILD / "runs"
+MENDED = BUILD / "classifier_mended"
 
 
 def run(*args: str) -> None:
@@ -86,8 +90,13 @@ def main() -> None:
     first = classifier_stage("classifier_1", None, steps=200)
     second = classifier_stage("classifier_2", first, steps=300)
     wide = classifier_stage("classifier_3", second, steps=300, width=32)
-    classifier = classifier_stage("classifier", wide, 300, 32, 4, "--lr", "0.001",
-                                  "--oversample", "tile_photos=8,synth_5z=8", keep="last.pt")
+    white = classifier_stage("classifier", wide, 300, 32, 4, "--lr", "0.001",
+                             "--oversample", "tile_photos=8,synth_5z=8", keep="last.pt")
+    if not (MENDED / "synth_89.npz").exists():
+        build_mended_crops(MENDED, BUILD / "classifier")
+    mended = classifier_stage("classifier_mended", white, 300, 32, 4, "--lr", "0.001", "--data", str(MENDED),
+                              "--oversample", "tile_photos=8,synth_89=8,synth_a=2,synth_b=2", keep="last.pt")
+    classifier = averaged(white, mended, RUNS / "classifier_mean.pt")
     run("datasets.export", "--detector", str(detector), "--classifier", str(classifier))
     run("datasets.axis_head")
 

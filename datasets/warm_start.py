@@ -18,7 +18,7 @@ import sys
 import tempfile
 import zipfile
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import cv2
 import numpy as np
@@ -90,38 +90,47 @@ def build_warm_start(onnx_path: Path, calibration: list[Path], names: list[str],
             raise ValueError(f"unexpected shape for {name}: {tuple(tensor.shape)} vs {tuple(state[name].shape)}")
     model.load_state_dict(state)
 
-    # Identity BN plus the folded bias reproduces the ONNX network; measure each conv's output statistics.
     convs = {name: module for name, module in model.named_modules() if isinstance(module, Conv)}
-    stats: dict[str, tuple[torch.Tensor, torch.Tensor]] = {}
-    hooks = []
-    for name, module in convs.items():
-        bn = module.bn
-        bn.reset_running_stats()
-        bn.running_var.fill_(1 - bn.eps)
-        bn.weight.data.fill_(1.0)
-        bn.bias.data.copy_(folded_bias[name])
-
-        def record(mod, inputs, output, name=name):
-            stats[name] = (output.mean((0, 2, 3)), output.var((0, 2, 3)))
-
-        hooks.append(module.conv.register_forward_hook(record))
     model.eval()
-    with torch.no_grad():
-        model(_calibration_batch(calibration, size))
-    for hook in hooks:
-        hook.remove()
-    for name, module in convs.items():
-        mean, var = stats[name]
-        bn = module.bn
-        bn.running_mean.copy_(mean)
-        bn.running_var.copy_(var)
-        bn.weight.data.copy_(torch.sqrt(var + bn.eps))
-        bn.bias.data.copy_(folded_bias[name] + mean)
+    reexpand_batch_norms({name: (m.conv, m.bn, folded_bias[name]) for name, m in convs.items()},
+                         lambda: model(_calibration_batch(calibration, size)))
 
     model.names = dict(enumerate(names))
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.save({"model": model, "train_args": {"imgsz": size}, "epoch": -1, "date": None}, out)
     return out
+
+
+def reexpand_batch_norms(layers: dict[str, tuple["torch.nn.Module", "torch.nn.BatchNorm2d", "torch.Tensor"]],
+                         forward: Callable[[], object]) -> None:
+    """Give each (convolution, batch-norm, folded bias) a batch-norm that computes what the folded network
+    did: identity plus the folded bias while ``forward`` runs calibration data through the network (in eval
+    mode) and each convolution's output statistics are measured, then running mean/var set to them,
+    weight = sqrt(var + eps) and bias = folded bias + mean."""
+    import torch
+
+    stats: dict[str, tuple[torch.Tensor, torch.Tensor]] = {}
+    hooks = []
+    for name, (conv, bn, bias) in layers.items():
+        bn.reset_running_stats()
+        bn.running_var.fill_(1 - bn.eps)
+        bn.weight.data.fill_(1.0)
+        bn.bias.data.copy_(bias)
+
+        def record(mod, inputs, output, name=name):
+            stats[name] = (output.mean((0, 2, 3)), output.var((0, 2, 3)))
+
+        hooks.append(conv.register_forward_hook(record))
+    with torch.no_grad():
+        forward()
+    for hook in hooks:
+        hook.remove()
+    for name, (_, bn, bias) in layers.items():
+        mean, var = stats[name]
+        bn.running_mean.copy_(mean)
+        bn.running_var.copy_(var)
+        bn.weight.data.copy_(torch.sqrt(var + bn.eps))
+        bn.bias.data.copy_(bias + mean)
 
 
 def main() -> None:
