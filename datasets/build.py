@@ -182,6 +182,7 @@ def build_mended_crops(out: Path, base: Path) -> None:
     build_synthetic(None, out / "synth_b.npz", 1500, first_seed=25_500, faces_per_scene=20)
     build_synthetic(None, out / "synth_89.npz", 1000, first_seed=27_000, only=MENDED_FACES)
 
+
 def build_synthetic_eval(root: Path, count: int, first_seed: int = 8_000_000) -> None:
     """A held-out synthetic detector test set (43-class YOLO labels and scenes.jsonl), never trained on."""
     import json

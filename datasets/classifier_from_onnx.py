@@ -5,7 +5,8 @@ float16 (`datasets.export.halved`). Each convolution's weights and folded bias a
 order onto `TileClassifierNet`'s seven blocks, the linear heads by name, and the batch-norms re-expanded
 with the statistics of a few thousand training crops (`datasets.warm_start.reexpand_batch_norms`), so the
 checkpoint computes what the file does (checked on the calibration crops: it raises otherwise) and trains
-like one saved by `datasets.train_classifier` (`--init`). The axis head, added after export (`datasets.axis_head`), is not part of the network.
+like one saved by `datasets.train_classifier` (`--init`). The axis head, added after export
+(`datasets.axis_head`), is not part of the network.
 
     python -m datasets.classifier_from_onnx [--onnx models/tile_classifier.onnx] [--crops build/classifier/real_train.npz]
         [--out build/runs/classifier_onnx/last.pt]
@@ -14,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
-
 from typing import TYPE_CHECKING
 
 import numpy as np

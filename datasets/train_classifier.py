@@ -55,15 +55,16 @@ def widened(own: dict[str, torch.Tensor], init: dict[str, torch.Tensor]) -> dict
 
 
 def averaged(first: Path, second: Path, out: Path) -> Path:
-    """A checkpoint of the mean of two checkpoints' weights (the second trained on from the first, so the
-    two lie close enough for their mean to be a network as good: it keeps what the fine-tune learned and
-    forgets less of the rest); it is marked so in the version `datasets.export` writes."""
+    """A checkpoint of the mean of two checkpoints' weights, the second trained on from the first (so the
+    two lie close enough for their mean to work as one network: run 15 in `models/README.md` read more
+    development hands than either); it is marked so in the version `datasets.export` writes."""
     a, b = (torch.load(path, weights_only=False) for path in (first, second))
     net = {key: (a["net"][key].float() + value.float()) / 2 if value.is_floating_point() else value
            for key, value in b["net"].items()}
     version = f"{date.today().isoformat()} mean of epoch {a['epoch'] + 1} and its fine-tune's epoch {b['epoch'] + 1}"
     torch.save({**b, "net": net, "version": version}, out)
     return out
+
 
 def to_tensor(crops: np.ndarray) -> torch.Tensor:
     """uint8 BGR NHWC → float RGB NCHW in [0, 1] (as vision.crops.crops_batch)."""
