@@ -1100,7 +1100,6 @@ def _grow_hand(layout: Layout, rows: list[tuple[tuple[int, ...], ...]], core: li
     row_of = {g: row for row in rows for g in row}
     hand = list(core)
     near = np.zeros(len(layout.points), bool)
-    sizes = np.sqrt(np.prod(layout.extent, axis=1))
     rest = [g for g in how if g not in hand and how[g] != "never"]
     grew = bool(core)
     while grew:
@@ -1109,8 +1108,8 @@ def _grow_hand(layout: Layout, rows: list[tuple[tuple[int, ...], ...]], core: li
         step = layout.points[:, None] - layout.points[members][None]
         size = (layout.extent[:, None] + layout.extent[members][None]) / 2
         near = np.linalg.norm(step / size, axis=2).min(1) <= HAND_REACH
-        usual = float(np.median(sizes[members]))
-        near &= (sizes < SIZE_SPREAD * usual) & (sizes > usual / SIZE_SPREAD)
+        usual = float(np.median(layout.scale[members]))
+        near &= (layout.scale < SIZE_SPREAD * usual) & (layout.scale > usual / SIZE_SPREAD)
         for g in list(rest):
             if how[g] == "reach":
                 joins = bool(near[list(g)].any())
