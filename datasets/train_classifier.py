@@ -144,6 +144,7 @@ def main() -> None:
     parser.add_argument("--resume", action="store_true")
     parser.add_argument("--width", type=int, default=24, help="channels of the first layer (later ones are 2×, 4×, 8×)")
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=0, help="another seed draws other batches and augmentations")
     args = parser.parse_args()
     torch.set_num_threads(args.threads)
 
@@ -171,8 +172,8 @@ def main() -> None:
         optimizer.load_state_dict(state["optimizer"])
         schedule.load_state_dict(state["schedule"])
         start_epoch, best = state["epoch"] + 1, state["best"]
-    gen = torch.Generator().manual_seed(start_epoch)
-    rng = np.random.default_rng(start_epoch)
+    gen = torch.Generator().manual_seed(args.seed * 1000 + start_epoch)
+    rng = np.random.default_rng(args.seed * 1000 + start_epoch)
     for epoch in range(start_epoch, args.epochs):
         net.train()
         began, total_loss = time.time(), 0.0
