@@ -60,8 +60,8 @@ def classifier_from_onnx(path: Path, calibration: np.ndarray) -> dict:
     for k, (block, (weight, bias)) in enumerate(zip(blocks, convs)):
         block[0].weight.data.copy_(torch.from_numpy(weight))
         layers[str(k)] = (block[0], block[1], torch.from_numpy(bias))
-    for name in ("classes.weight", "classes.bias", "turns.0.weight", "turns.0.bias", "turns.2.weight", "turns.2.bias"):
-        net.get_parameter(name).data.copy_(torch.from_numpy(named[name]))
+    for name, value in named.items():
+        net.get_parameter(name).data.copy_(torch.from_numpy(value))
     net.eval()
     reexpand_batch_norms(layers, lambda: net.features(to_tensor(calibration)))
     _check(net, path, calibration[:256])
