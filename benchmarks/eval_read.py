@@ -6,7 +6,9 @@
    scenes whose every meld, concealed part, flowers and winning tile are read exactly, and the failures.
 2. Synthetic, bundled model: the same scenes through `TileDetector` first. Each failure is marked
    *recognition* when a tile of the hand was missed or misnamed (matched at IoU ≥ 0.5 to the labels) and
-   *grouping* when every hand tile was found and named right.
+   *grouping* when every hand tile was found and named right. Of the failures, those read as a legal hand
+   (the page shows no problem: a wrong score unless the player looks) and those reported not legal whose
+   first suggestion is the exact hand (one tap mends them) are counted.
 3. Real photos: the `valid` photos whose labels show a complete hand in a row — the largest row (labels
    sorted by height, a tile joining the row while its centre is within half the median tile height of the
    row's mean) holds 14–18 tiles and at least 90 % of the photo's labels. Read with Daishan rules (flowers
@@ -71,7 +73,7 @@ def recognised(truth_boxes: np.ndarray, truth_tiles: list[str], detections) -> t
 
 
 def synthetic(count: int, detector) -> None:
-    failures, exact = [], 0
+    failures, exact, unwarned, one_tap = [], 0, 0, 0
     for seed in eval_seeds(count):
         scene = generate_scene(seed, eval_region(seed))
         if detector is None:
@@ -84,6 +86,11 @@ def synthetic(count: int, detector) -> None:
         result = compare(reading.player, reading.win_tile, scene)
         exact += result.exact
         if not result.exact:
+            if not reading.problems:
+                unwarned += 1
+            elif reading.suggestions and compare(reading.suggestions[0].hand, reading.suggestions[0].win_tile,
+                                                 scene).exact:
+                one_tap += 1
             why = ""
             if detector is not None:
                 hand = [i for g in scene.groups for i in g["tiles"]]
@@ -96,6 +103,8 @@ def synthetic(count: int, detector) -> None:
     if detector is not None:
         grouping = sum(": grouping:" in f for f in failures)
         print(f"  failures: {len(failures) - grouping} recognition, {grouping} grouping")
+    print(f"  of the failures, read as a legal hand (no warning): {unwarned}; reported not legal with the exact "
+          f"hand as the first suggestion (one tap): {one_tap}")
     print("\n".join(failures))
 
 

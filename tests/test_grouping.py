@@ -481,6 +481,14 @@ def test_flower_read_twice_in_a_row_of_flowers_is_kept_and_reported() -> None:
     assert read.suggestions[0].changes == ((16, "8f"),)
 
 
+def test_misread_flower_that_fits_no_group_is_suggested_as_its_alternative() -> None:
+    # a flower laid aside read as a suit tile fits no group; its alternative puts it back with the flowers
+    read = group_hand(laid(DAISHAN, PUNG, (2.2, row("1f 2f 4s")), reads={16: (0.4, (("3f", 0.3), ("5s", 0.1)))}),
+                      "daishan")
+    assert (read.flowers, read.problems, read.loose) == ("12f", ("tiles 4s fit no group of the hand",), (16,))
+    assert [(s.changes, s.hand["flowers"]) for s in read.suggestions] == [(((16, "3f"),), "123f")]
+
+
 def test_object_far_larger_than_a_tile_is_no_flower() -> None:
     # a white saucer beside a Wenling hand, read as a White: four times a tile's size, within reach of the hand
     wenling = (0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 2z 2z 2z", "1z"))

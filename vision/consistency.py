@@ -124,8 +124,9 @@ def suggest(detections: Detections, layout: Layout, reading: HandReading, *, sea
 
     A winning hand one tile short is completed by each tile that makes it a winning hand (`_missing`). Tried,
     when the hand holds as many tiles as a winning hand or one more: each alternative of each tile of
-    the hand, pairs of the DOUBTFUL likeliest of those, and, when it holds one too many or a tile fits no
-    group, dropping each tile; corrections weighing less than MIN_WEIGHT of the reading as it is are not
+    the hand and of each tile beside it that fits no group (``loose``: a flower misread), pairs of the
+    DOUBTFUL likeliest of those, and, when it holds one too many or a tile fits no group, dropping each
+    tile of the hand; corrections weighing less than MIN_WEIGHT of the reading as it is are not
     tried, nor any beyond the MAX_CORRECTIONS likeliest. Corrections that make the same hand (dropping any
     one of three alike tiles) are one suggestion, the likeliest of them with their probabilities summed.
     """
@@ -138,7 +139,7 @@ def suggest(detections: Detections, layout: Layout, reading: HandReading, *, sea
     held = [i for g in reading.groups for i in g.tiles]
     tiles = detections.tiles
     singles: list[tuple[float, int, str]] = []
-    for i in held:
+    for i in held + list(reading.loose):
         read_p = max(float(detections.confidence[i]), 1e-6)
         for code, p in detections.alternatives[i]:
             if code != tiles[i] and p / read_p >= MIN_WEIGHT:

@@ -219,7 +219,8 @@ class HandReading:
     concealed kong shown all face down has ``tiles`` ``""`` until the player names it (see ``needs``).
     ``win_tile`` is the tile set apart (None when none is; when none is but the concealed row holds one tile
     more than its share, the row's right end, with ``win_guessed``). ``groups`` give the detection indices of each
-    group, ``away`` the detections left out of the hand. ``problems`` says why the hand is not legal as
+    group, ``away`` the detections left out of the hand, ``loose`` those of them read beside the hand that
+    fit no group of it (reported in ``problems``). ``problems`` says why the hand is not legal as
     read, ``suggestions`` the most probable corrections (never applied), ``needs`` what the photo cannot show.
     ``winner`` is False for the hand of a player who did not win (scored too where the region scores every
     hand): it holds the region's hand size, sets no tile apart and need not be a winning shape.
@@ -232,6 +233,7 @@ class HandReading:
     win_tile: str | None
     groups: tuple[Group, ...]
     away: tuple[int, ...] = ()
+    loose: tuple[int, ...] = ()
     problems: tuple[str, ...] = ()
     suggestions: tuple[Suggestion, ...] = ()
     needs: tuple[Need, ...] = ()
@@ -717,6 +719,7 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
     problems: list[str] = []
     melds: list[dict[str, Any]] = []
     out: list[Group] = []
+    loose: list[int] = []
     ordered = [g for g in groups if g in hand] + ([concealed, winning] if win_guessed else [])
     for g in ordered:
         if g == concealed:  # a non-winner's tile set apart is one of its concealed tiles
@@ -739,6 +742,7 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
                 problems.append(problem)
         else:
             problems.append(f"tiles {_names(g, tiles)} fit no group of the hand")
+            loose.extend(g)
     kept = {i for g in out for i in g.tiles}
     order = {"concealed": 0, "winning": 1, "meld": 2, "flowers": 3}
     out.sort(key=lambda group: (order[group.kind], group.meld or 0))
@@ -751,6 +755,7 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
         win_tile=win_tile if win_tile in TILE_INDEX else None,
         groups=tuple(out),
         away=tuple(i for i in range(len(tiles)) if i not in kept),
+        loose=tuple(loose),
         problems=tuple(problems),
         win_guessed=win_guessed,
         winner=winner,
