@@ -415,6 +415,16 @@ def _with(detections: Detections, *, box: list[float] | None = None, code: str =
 CLEAN = ("123m456p789s55z", "5z", ({"type": "pung", "tiles": "999p", "from": 3},))
 
 
+def test_false_back_in_the_concealed_row_of_a_wrong_hand_leaves_the_row_read() -> None:
+    # a table's edge boxed as a tall back joins the row (false backs beyond it keep it from being a stray): the
+    # hand, 16 tiles with none apart, is wrong either way, and is read and reported rather than left out whole
+    felt = laid((-0.75, row("# # #")), (0, row("1m 2m 3m 4m 5m 6m 7m 8m 9m 1p 2p 3p 4p 5p 6p 7p")))
+    (left, _, _, bottom), top = felt.xyxy[3], felt.xyxy[0][1]
+    read = group_hand(_with(felt, box=[left - W - TOUCH, top + 20, left - TOUCH, bottom], code="back"), "daishan")
+    assert (read.concealed, read.away) == ("123456789m1234567p", (0, 1, 2, 19))
+    assert "the hand holds 16 tiles (a meld counts three), a winning Daishan hand 14" in read.problems
+
+
 def test_box_across_two_neighbours_is_a_double_left_out() -> None:
     clean = laid(DAISHAN, PUNG)
     (a, top, _, bottom), (_, _, b, _) = clean.xyxy[3], clean.xyxy[4]

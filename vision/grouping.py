@@ -1283,6 +1283,11 @@ def _odd_backs(layout: Layout, tiles: tuple[str, ...]) -> set[int]:
     return odd
 
 
+def _held(reading: HandReading) -> int:
+    """How many detections the reading takes into the hand."""
+    return sum(len(g.tiles) for g in reading.groups)
+
+
 def _misfits(reading: HandReading) -> list[set[int]]:
     """The tiles of each meld of the hand that reads as no meld (another player's tiles taken in; each is
     left out only when that makes the hand legal)."""
@@ -1385,7 +1390,9 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
     tiles alone in their group cleared (`_lone_turned`), or a box left out as a double kept in a hand a
     tile short (`_missing_doubles`), if that makes it legal;
     a group that reads as no meld and runs out of the photo is left out in any case (a meld is laid whole).
-    At most MAX_TRIALS such readings are tried (a photo of scattered tiles offers many).
+    When none does and the reading as read holds no tile, the trial that holds the most is taken (a hand
+    reported wrong serves the player better than none). At most MAX_TRIALS such readings are tried (a
+    photo of scattered tiles offers many).
     ValueError for an unknown region or seat.
     """
     from vision.consistency import check_hand, needs, suggest
@@ -1399,10 +1406,11 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
     layout, reading = read_detections(detections, region, seat=seat, indicator=indicator, options=options,
                                       left_out=slivers, winner=winner)
     problems = check_hand(reading, indicator=indicator, options=options, seat=seat)
+    none: frozenset[int] = frozenset()
+    taken = (detections, slivers, False, none)  # what the reading was read from: seen, left out, part, kept
     if problems:
         odd = [(up, backs) for up in up_candidates(detections)
                if (backs := _odd_backs(find_layout(detections, up, slivers), detections.tiles))]
-        none: frozenset[int] = frozenset()
         trials = [(layout.up, set(), detections, False, frozenset({double}))
                   for double in _missing_doubles(detections, layout, reading)] \
             + [(up, backs, detections, False, none) for up, backs in odd] \
@@ -1415,18 +1423,26 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
             trials.append((layout.up, set(), detections, True, none))
         if (lone := _lone_turned(layout, detections)).any():
             trials.append((layout.up, set(), replace(detections, sideways=detections.sideways & ~lone), False, none))
+        fullest, most = None, 0
         for up, stray, seen, part, kept in trials[:MAX_TRIALS]:
             trial = read_detections(seen, region, seat=seat, indicator=indicator, options=options,
                                     left_out=slivers | stray, up=up, winner=winner, part=part, kept=kept)
             if not check_hand(trial[1], indicator=indicator, options=options, seat=seat, first=True):
-                layout, reading, problems = *trial, ()
+                layout, reading, problems, fullest = *trial, (), None
                 break
+            if not reading.groups and _held(trial[1]) > most:
+                fullest, most = (trial, (seen, slivers | stray, part, kept)), _held(trial[1])
+        if fullest:
+            (layout, reading), taken = fullest
+            problems = check_hand(reading, indicator=indicator, options=options, seat=seat)
     if problems and frame is not None:
         edge = _cut_by_edge(detections, frame)
         runs_out = {i for g in _misfits(reading) if edge[list(g)].any() for i in g}
         if runs_out:
-            layout, reading = read_detections(detections, region, seat=seat, indicator=indicator, options=options,
-                                              left_out=slivers | runs_out, up=layout.up, winner=winner)
+            seen, left_out, part, kept = taken
+            layout, reading = read_detections(seen, region, seat=seat, indicator=indicator, options=options,
+                                              left_out=left_out | runs_out, up=layout.up, winner=winner,
+                                              part=part, kept=kept)
             problems = check_hand(reading, indicator=indicator, options=options, seat=seat)
     suggestions = suggest(detections, layout, reading, seat=seat, indicator=indicator, options=options) \
         if problems else ()
