@@ -1444,6 +1444,6 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
                                               left_out=left_out | runs_out, up=layout.up, winner=winner,
                                               part=part, kept=kept)
             problems = check_hand(reading, indicator=indicator, options=options, seat=seat)
-    suggestions = suggest(detections, layout, reading, seat=seat, indicator=indicator, options=options) \
+    suggestions = suggest(taken[0], layout, reading, seat=seat, indicator=indicator, options=options) \
         if problems else ()
     return replace(reading, problems=problems, suggestions=suggestions, needs=needs(reading, indicator=indicator))
