@@ -415,6 +415,15 @@ def _with(detections: Detections, *, box: list[float] | None = None, code: str =
 CLEAN = ("123m456p789s55z", "5z", ({"type": "pung", "tiles": "999p", "from": 3},))
 
 
+@pytest.mark.parametrize("concealed", ["3m 3m 1s 1s*", "3m 3m* 1s 1s"])
+def test_misread_flag_on_a_short_concealed_row_is_cleared_when_its_meld_reads_as_no_meld(concealed: str) -> None:
+    # four concealed tiles, one flagged sideways by mistake, read as a kong "33m11s": no meld, so the flag goes
+    rows = [(0, row(concealed, "3m")), (1, row("9p* 9p 9p", "4s* 5s 6s", "7p* 7p 7p"))]
+    read = group_hand(laid(*rows), "daishan")
+    assert (read.concealed, read.win_tile, read.problems) == ("333m11s", "3m", ())
+    assert [m["tiles"] for m in read.melds] == ["999p", "456s", "777p"]
+
+
 def test_false_back_in_the_concealed_row_of_a_wrong_hand_leaves_the_row_read() -> None:
     # a table's edge boxed as a tall back joins the row (false backs beyond it keep it from being a stray): the
     # hand, 16 tiles with none apart, is wrong either way, and is read and reported rather than left out whole

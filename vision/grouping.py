@@ -1342,6 +1342,16 @@ def _lone_turned(layout: Layout, detections: Detections) -> np.ndarray:
     return lone
 
 
+def _misflagged(reading: HandReading, detections: Detections) -> np.ndarray:
+    """Whether each tile is flagged sideways in a meld of the hand that reads as no meld (`_misfits`): a
+    misread flag makes a meld of plain tiles, most often the concealed part's (the flags are cleared only
+    when that makes the hand legal)."""
+    flagged = np.zeros(len(detections), bool)
+    for misfit in _misfits(reading):
+        flagged[list(misfit)] = True
+    return flagged & detections.sideways
+
+
 def edge_slivers(detections: Detections, frame: tuple[int, int] | None) -> frozenset[int]:
     """The boxes that the edge of a photo ``frame`` (width, height) pixels cuts, thinner than EDGE_SLIVER
     of the median tile's short side; none when the frame is unknown."""
@@ -1387,7 +1397,7 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
     (`_walls`), a meld too many (`_extra_melds`), the tiles read as flowers where none are played
     (`_unplayed_flowers`) or a tile between claimed melds laid touching
     (`_joining_strays`) is left out, melds laid touching are parted (`_parted`), the flags of
-    tiles alone in their group cleared (`_lone_turned`), or a box left out as a double kept in a hand a
+    tiles alone in their group (`_lone_turned`) or in a meld that reads as no meld (`_misflagged`) cleared, or a box left out as a double kept in a hand a
     tile short (`_missing_doubles`), if that makes it legal;
     a group that reads as no meld and runs out of the photo is left out in any case (a meld is laid whole).
     When none does and the reading as read holds no tile, the trial that holds the most is taken (a hand
@@ -1423,6 +1433,9 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
             trials.append((layout.up, set(), detections, True, none))
         if (lone := _lone_turned(layout, detections)).any():
             trials.append((layout.up, set(), replace(detections, sideways=detections.sideways & ~lone), False, none))
+        if (misflagged := _misflagged(reading, detections)).any():
+            trials.append((layout.up, set(), replace(detections, sideways=detections.sideways & ~misflagged), False,
+                           none))
         fullest, most = None, 0
         for up, stray, seen, part, kept in trials[:MAX_TRIALS]:
             trial = read_detections(seen, region, seat=seat, indicator=indicator, options=options,
