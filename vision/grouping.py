@@ -1431,23 +1431,23 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
             + [(layout.up, stray, detections, True, none) for stray in _joining_strays(layout, detections)]
         if _parted(layout, detections).rows != layout.rows:
             trials.append((layout.up, set(), detections, True, none))
-        if (lone := _lone_turned(layout, detections)).any():
-            trials.append((layout.up, set(), replace(detections, sideways=detections.sideways & ~lone), False, none))
-        if (misflagged := _misflagged(reading, detections)).any():
-            trials.append((layout.up, set(), replace(detections, sideways=detections.sideways & ~misflagged), False,
-                           none))
+        for cleared in (_lone_turned(layout, detections), _misflagged(reading, detections)):
+            if cleared.any():
+                trials.append((layout.up, set(), replace(detections, sideways=detections.sideways & ~cleared), False,
+                               none))
         fullest, most = None, 0
         for up, stray, seen, part, kept in trials[:MAX_TRIALS]:
             trial = read_detections(seen, region, seat=seat, indicator=indicator, options=options,
                                     left_out=slivers | stray, up=up, winner=winner, part=part, kept=kept)
             if not check_hand(trial[1], indicator=indicator, options=options, seat=seat, first=True):
-                layout, reading, problems, fullest = *trial, (), None
+                layout, reading, problems = *trial, ()
                 break
             if not reading.groups and _held(trial[1]) > most:
                 fullest, most = (trial, (seen, slivers | stray, part, kept)), _held(trial[1])
-        if fullest:
-            (layout, reading), taken = fullest
-            problems = check_hand(reading, indicator=indicator, options=options, seat=seat)
+        else:
+            if fullest:
+                (layout, reading), taken = fullest
+                problems = check_hand(reading, indicator=indicator, options=options, seat=seat)
     if problems and frame is not None:
         edge = _cut_by_edge(detections, frame)
         runs_out = {i for g in _misfits(reading) if edge[list(g)].any() for i in g}
