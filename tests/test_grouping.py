@@ -241,6 +241,19 @@ def test_flower_at_the_end_of_the_row_is_laid_aside() -> None:
     assert (hand.concealed, hand.win_tile, hand.flowers) == ("123m456p789s11z", "1z", "3f")
 
 
+def test_flowers_laid_inside_the_row_are_laid_aside() -> None:
+    hand = group_hand(laid((0, row("1m 2m 3m 3f 4p 5p 6p 6f 7s 8s 9s 1z", "1z")), PUNG), "daishan")
+    assert (hand.concealed, hand.win_tile, hand.flowers, hand.problems) == ("123m456p789s11z", "1z", "36f", ())
+
+
+def test_tile_misread_as_a_flower_inside_the_row_is_mended_not_laid_aside() -> None:
+    misread = {4: (0.5, (("5p", 0.45),))}
+    hand = group_hand(laid((0, row("1m 2m 3m 4p 3f 6p 7s 8s 9s 1z", "1z")), PUNG, reads=misread), "daishan")
+    assert (hand.concealed, hand.flowers) == ("123m46p789s11z3f", "")
+    assert hand.problems == ("3f in the hand: Daishan lays it aside",)
+    assert (hand.suggestions[0].changes, hand.suggestions[0].hand["concealed"]) == (((4, "5p"),), "123m456p789s11z")
+
+
 def test_winning_tile_not_set_apart_is_the_right_end_to_confirm() -> None:
     hand = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 5z 5z")), PUNG), "daishan")
     assert (hand.concealed, hand.win_tile, hand.win_guessed, hand.problems) == ("123m456p789s55z", "5z", True, ())

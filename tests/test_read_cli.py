@@ -117,6 +117,15 @@ def test_a_blurred_real_photo_is_read_whole(tmp_path: Path) -> None:
     assert (out["concealed"], out["win_tile"], out["problems"]) == ("234456678p55666z", "6p", [])
 
 
+def test_flowers_laid_in_the_row_of_a_real_photo_are_laid_aside_and_scored() -> None:
+    # hand_003 shows 222z, two flowers, then 123456789p 77z in one row, no tile set apart
+    photo = next((Path(__file__).resolve().parents[2] / "shared/data/chinese-mahjong-detection/valid/images").glob("hand_003_*.jpg"))
+    out = json.loads(mjcam(str(photo), "--rules", "daishan", "--json").stdout)
+    assert (out["concealed"], out["flowers"], out["win_tile"], out["problems"]) == ("123456789p22277z", "16f", "9p", [])
+    done = mjcam(str(photo), "--rules", "daishan", "--score", "--self-draw")
+    assert done.returncode == 0 and "花  (flowers: 16f)" in done.stdout
+
+
 def test_a_photo_with_no_tile_says_so(tmp_path: Path) -> None:
     photo = tmp_path / "table.png"
     cv2.imwrite(str(photo), np.full((480, 640, 3), 90, np.uint8))

@@ -904,6 +904,22 @@ def _parted(layout: Layout, detections: Detections) -> Layout:
     return replace(layout, rows=tuple(rows))
 
 
+def _flowers_out(layout: Layout, tiles: tuple[str, ...], aside: frozenset[str]) -> Layout:
+    """The layout with the tiles laid aside with the flowers that stand inside a group, between tiles of the
+    hand (a flower laid in the hand's row), taken out of it into a group of their own before it (tried only
+    when the hand is not legal as read: a tile misread as a flower is best left in its group, where its
+    alternatives can mend the hand). `_peel_aside` takes those at a group's ends off in any case."""
+    rows = []
+    for row in layout.rows:
+        out: list[tuple[int, ...]] = []
+        for g in row:
+            held = [k for k, i in enumerate(g) if tiles[i] not in aside]
+            inner = tuple(i for i in g[held[0] + 1:held[-1]] if tiles[i] in aside) if held else ()
+            out.extend([inner, tuple(i for i in g if i not in inner)] if inner else [g])
+        rows.append(tuple(out))
+    return replace(layout, rows=tuple(rows))
+
+
 def _on_stack(group: tuple[int, ...], layout: Layout) -> bool:
     """Whether a tile of the group lies on another or under one (`Layout.stacked`)."""
     return any(i in layout.stacked or i in layout.stacked.values() for i in group)
@@ -1185,19 +1201,22 @@ def _names(indices: tuple[int, ...], tiles: tuple[str, ...]) -> str:
 
 def read_detections(detections: Detections, region: str, *, seat: int = 0, indicator: str | None = None,
                     options: dict[str, Any] | None = None, left_out: frozenset[int] = frozenset(),
-                    up: float | None = None, winner: bool = True, part: bool = False,
+                    up: float | None = None, winner: bool = True, part: str = "",
                     kept: frozenset[int] = frozenset()) -> tuple[Layout, HandReading]:
     """The layout and reading of the detections (but ``left_out``), trying each likely up direction of the
     hand (only ``up`` when given) and keeping the reading that holds the most tiles facing that way (a face
     alike turned by 180°, `HALF_TURN_ALIKE`, faces both ways, but not a quarter turn), then finds a winning
-    tile set apart, then has the fewest problems. ``part``: claimed melds laid touching are parted
-    (`_parted`)."""
+    tile set apart, then has the fewest problems. ``part``: "melds", claimed melds laid touching are parted
+    (`_parted`); "flowers", flowers laid inside a group are taken out of it (`_flowers_out`)."""
     best: tuple[tuple[int, int, int], Layout, HandReading] | None = None
     aside = laid_aside(region, indicator, options)
     for direction in up_candidates(detections) if up is None else [up]:
         seen = _blank_whites(detections, direction, aside)
         layout = find_layout(seen, direction, left_out, kept)
-        layout = _parted(layout, seen) if part else layout
+        if part == "melds":
+            layout = _parted(layout, seen)
+        elif part == "flowers":
+            layout = _flowers_out(layout, seen.tiles, aside)
         reading = read_layout(layout, _kong_faces(layout, seen), seen.sideways, region, seat=seat,
                               indicator=indicator, options=options, winner=winner)
         held = [i for g in reading.groups for i in g.tiles]
@@ -1396,7 +1415,8 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
     (`_likely_doubles`), a group that reads as no meld (`_misfits`), a concealed kong of four backs
     (`_walls`), a meld too many (`_extra_melds`), the tiles read as flowers where none are played
     (`_unplayed_flowers`) or a tile between claimed melds laid touching
-    (`_joining_strays`) is left out, melds laid touching are parted (`_parted`), the flags of
+    (`_joining_strays`) is left out, melds laid touching are parted (`_parted`), flowers laid inside the
+    hand's row are taken out of it (`_flowers_out`), the flags of
     tiles alone in their group (`_lone_turned`) or in a meld that reads as no meld (`_misflagged`) cleared, or a box left out as a double kept in a hand a
     tile short (`_missing_doubles`), if that makes it legal;
     a group that reads as no meld and runs out of the photo is left out in any case (a meld is laid whole).
@@ -1417,23 +1437,25 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
                                       left_out=slivers, winner=winner)
     problems = check_hand(reading, indicator=indicator, options=options, seat=seat)
     none: frozenset[int] = frozenset()
-    taken = (detections, slivers, False, none)  # what the reading was read from: seen, left out, part, kept
+    taken = (detections, slivers, "", none)  # what the reading was read from: seen, left out, part, kept
     if problems:
         odd = [(up, backs) for up in up_candidates(detections)
                if (backs := _odd_backs(find_layout(detections, up, slivers), detections.tiles))]
-        trials = [(layout.up, set(), detections, False, frozenset({double}))
+        trials = [(layout.up, set(), detections, "", frozenset({double}))
                   for double in _missing_doubles(detections, layout, reading)] \
-            + [(up, backs, detections, False, none) for up, backs in odd] \
-            + [(layout.up, {double}, detections, False, none) for double in _likely_doubles(detections, layout, reading)] \
-            + [(layout.up, misfit, detections, False, none)
+            + [(up, backs, detections, "", none) for up, backs in odd] \
+            + [(layout.up, {double}, detections, "", none) for double in _likely_doubles(detections, layout, reading)] \
+            + [(layout.up, misfit, detections, "", none)
                for misfit in _misfits(reading) + _walls(reading) + _extra_melds(reading, layout)
                + _unplayed_flowers(reading, detections)] \
-            + [(layout.up, stray, detections, True, none) for stray in _joining_strays(layout, detections)]
+            + [(layout.up, stray, detections, "melds", none) for stray in _joining_strays(layout, detections)]
         if _parted(layout, detections).rows != layout.rows:
-            trials.append((layout.up, set(), detections, True, none))
+            trials.append((layout.up, set(), detections, "melds", none))
+        if _flowers_out(layout, detections.tiles, laid_aside(region, indicator, options)).rows != layout.rows:
+            trials.append((layout.up, set(), detections, "flowers", none))
         for cleared in (_lone_turned(layout, detections), _misflagged(reading, detections)):
             if cleared.any():
-                trials.append((layout.up, set(), replace(detections, sideways=detections.sideways & ~cleared), False,
+                trials.append((layout.up, set(), replace(detections, sideways=detections.sideways & ~cleared), "",
                                none))
         fullest, most = None, 0
         for up, stray, seen, part, kept in trials[:MAX_TRIALS]:
