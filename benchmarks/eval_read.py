@@ -7,8 +7,9 @@
 2. Synthetic, bundled model: the same scenes through `TileDetector` first. Each failure is marked
    *recognition* when a tile of the hand was missed or misnamed (matched at IoU ≥ 0.5 to the labels) and
    *grouping* when every hand tile was found and named right. Of the failures, those read as a legal hand
-   (the page shows no problem: a wrong score unless the player looks) and those reported not legal whose
-   first suggestion is the exact hand (one tap mends them) are counted.
+   (the page shows no problem: a wrong score unless the player looks; how many of them show a hand tile
+   marked doubtful, `vision.read.doubtful_tiles`, against how many of the hands read exactly do) and those
+   reported not legal whose first suggestion is the exact hand (one tap mends them) are counted.
 3. Real photos: the `valid` photos whose labels show a complete hand in a row — the largest row (labels
    sorted by height, a tile joining the row while its centre is within half the median tile height of the
    row's mean) holds 14–18 tiles and at least 90 % of the photo's labels. Read with Daishan rules (flowers
@@ -34,6 +35,7 @@ from datasets.read_eval import compare, eval_region, eval_seeds, scene_detection
 from datasets.real import VALID_LABEL_FIXES, load_split  # noqa: E402
 from datasets.synth import generate_scene  # noqa: E402
 from vision.grouping import group_hand  # noqa: E402
+from vision.read import DOUBTFUL_CONFIDENCE, doubtful_tiles  # noqa: E402
 from vision.metrics import box_iou, match_pairs, to_pixel_boxes  # noqa: E402
 
 REAL_RULES = "daishan"
@@ -74,6 +76,7 @@ def recognised(truth_boxes: np.ndarray, truth_tiles: list[str], detections) -> t
 
 def synthetic(count: int, detector) -> None:
     failures, exact, unwarned, one_tap = [], 0, 0, 0
+    doubted = Counter()  # hands read exactly / legal but wrong that show a doubtful tile
     for seed in eval_seeds(count):
         scene = generate_scene(seed, eval_region(seed))
         if detector is None:
@@ -85,9 +88,12 @@ def synthetic(count: int, detector) -> None:
         reading = group_hand(detections, scene.region, frame=(scene.image.shape[1], scene.image.shape[0]))
         result = compare(reading.player, reading.win_tile, scene)
         exact += result.exact
-        if not result.exact:
+        if result.exact:
+            doubted["exact"] += bool(doubtful_tiles(reading, detections))
+        else:
             if not reading.problems:
                 unwarned += 1
+                doubted["unwarned"] += bool(doubtful_tiles(reading, detections))
             elif reading.suggestions and compare(reading.suggestions[0].hand, reading.suggestions[0].win_tile,
                                                  scene).exact:
                 one_tap += 1
@@ -105,6 +111,9 @@ def synthetic(count: int, detector) -> None:
         print(f"  failures: {len(failures) - grouping} recognition, {grouping} grouping")
     print(f"  of the failures, read as a legal hand (no warning): {unwarned}; reported not legal with the exact "
           f"hand as the first suggestion (one tap): {one_tap}")
+    if detector is not None:
+        print(f"  a hand tile marked doubtful (confidence < {DOUBTFUL_CONFIDENCE}): in {doubted['unwarned']} of the "
+              f"{unwarned} read legal but wrong, in {doubted['exact']} of the {exact} read exactly")
     print("\n".join(failures))
 
 

@@ -124,6 +124,7 @@ def test_flowers_laid_in_the_row_of_a_real_photo_are_laid_aside_and_scored() -> 
     assert (out["concealed"], out["flowers"], out["win_tile"], out["problems"]) == ("123456789p22277z", "16f", "9p", [])
     done = mjcam(str(photo), "--rules", "daishan", "--score", "--self-draw")
     assert done.returncode == 0 and "花  (flowers: 16f)" in done.stdout
+    assert "  doubtful, check: 1f (0.48)\n" in done.stdout  # the page marks it too (app.js DOUBTFUL)
 
 
 def test_a_photo_with_no_tile_says_so(tmp_path: Path) -> None:

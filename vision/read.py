@@ -7,6 +7,10 @@ from vision.detections import Detections
 from vision.grouping import HandReading, group_hand
 from vision.images import Photo
 
+DOUBTFUL_CONFIDENCE = 0.5
+"""A tile read below this confidence is marked doubtful, for the player to check (the page's ``DOUBTFUL``,
+`webui/static/app.js`)."""
+
 
 def hand_reading(photo: Photo, detector: Any, region: str, seat: int = 0, *, indicator: str | None = None,
                  options: dict[str, Any] | None = None, winner: bool = True) -> tuple[HandReading, Detections]:
@@ -17,6 +21,13 @@ def hand_reading(photo: Photo, detector: Any, region: str, seat: int = 0, *, ind
     reading = group_hand(detections, region, seat=seat, indicator=indicator, options=options,
                          frame=(photo.width, photo.height), winner=winner)
     return reading, detections
+
+
+def doubtful_tiles(reading: HandReading, detections: Detections) -> list[int]:
+    """The detections of the hand read below DOUBTFUL_CONFIDENCE, least sure first."""
+    held = [i for g in reading.groups for i in g.tiles]
+    return sorted((i for i in held if detections.confidence[i] < DOUBTFUL_CONFIDENCE),
+                  key=lambda i: float(detections.confidence[i]))
 
 
 def reading_json(reading: HandReading, detections: Detections) -> dict[str, Any]:

@@ -77,13 +77,13 @@ def run(args: argparse.Namespace) -> int:
 
             out = {"file": args.photo, "width": photo.width, "height": photo.height, "rules": args.rules,
                    **reading_json(reading, detections)}
-            print(json.dumps(out, ensure_ascii=False) if args.json else describe(reading))
+            print(json.dumps(out, ensure_ascii=False) if args.json else describe(reading, detections))
             return 0
         record = table_record(reading, args, indicator, options)
     except ReadError as error:
         print(f"mjcam read: {error}", file=sys.stderr)
         return 2
-    return _score(record, reading, args.json)
+    return _score(record, reading, detections, args.json)
 
 
 def _read(path: str, region: str, seat: int, indicator: str | None, options: dict[str, Any],
@@ -164,7 +164,7 @@ def table_record(reading: Any, args: argparse.Namespace, indicator: str | None,
             "indicator": indicator, "players": players, "win": win, "context": {}}
 
 
-def _score(record: dict[str, Any], reading: Any, as_json: bool) -> int:
+def _score(record: dict[str, Any], reading: Any, detections: Any, as_json: bool) -> int:
     from scoring import RecordError, score_table
     from scoring.cli import breakdown
 
@@ -181,12 +181,15 @@ def _score(record: dict[str, Any], reading: Any, as_json: bool) -> int:
     if as_json:
         print(json.dumps({"record": record, "result": result}, ensure_ascii=False))
     else:
-        print(describe(reading) + "\n\n" + breakdown(record, result))
+        print(describe(reading, detections) + "\n\n" + breakdown(record, result))
     return 0
 
 
-def describe(reading: Any) -> str:
-    """The reading for people: the hand, then problems, suggestions and needs."""
+def describe(reading: Any, detections: Any) -> str:
+    """The reading for people: the hand, the tiles read doubtfully (`doubtful_tiles`), then problems,
+    suggestions and needs."""
+    from vision.read import doubtful_tiles
+
     info = REGIONS[reading.region]
     lines = [f"{info.name} {info.name_zh} hand: concealed {reading.concealed or '(none)'}"
              + (f", winning tile {reading.win_tile}" if reading.win_tile
@@ -197,6 +200,10 @@ def describe(reading: Any) -> str:
         lines.append(f"  meld {k + 1}: {meld['type']} {meld['tiles'] or '(face down)'} {how} {source}".rstrip())
     if reading.flowers:
         lines.append(f"  flowers: {reading.flowers}")
+    doubtful = doubtful_tiles(reading, detections)
+    if doubtful:
+        lines.append("  doubtful, check: " + ", ".join(f"{detections.tiles[i]} ({detections.confidence[i]:.2f})"
+                                                      for i in doubtful))
     lines += [f"  problem: {p}" for p in reading.problems]
     lines += [f"  suggestion ({s.probability:.0%}): {s.text}" for s in reading.suggestions]
     lines += [f"  {'needs' if n.required else 'may need'} {n.key}: {n.question}" for n in reading.needs]

@@ -3,7 +3,7 @@
 import { CONTEXT_FIELDS, FLAG_NAMES, MELD_KINDS, STRINGS, needInChinese } from "./i18n.js";
 import { SUITS, TILE_CODES, formatTiles, isTile, parseTiles, tileButton, tileName } from "./tiles.js";
 
-const DOUBTFUL = 0.5; // a detection below this confidence is marked doubtful
+const DOUBTFUL = 0.5; // a detection below this confidence is marked doubtful (as by `mjcam read`: vision/read.py)
 // this many doubtful tiles in the hand ask for a better photo: on 2,100 development scenes such hands were
 // read exactly 13 % of the time (none doubtful: 92 %)
 const RETAKE_DOUBTFUL = 3;
