@@ -1293,6 +1293,20 @@ def test_a_hand_photographed_with_the_wrong_seat_chosen_is_moved_to_its_seat(bro
     assert page.errors == []
 
 
+def test_the_status_line_names_the_hands_doubtful_tiles(browser, server):
+    # hand_003 reads as a legal hand, its 1f at confidence 0.48: a misread there would score wrong unnoticed
+    page = open_page(browser, server, "daishan")
+    detect = upload(page, "hand_003")
+    held = [i for group in detect["hand"]["groups"] for i in group["tiles"]]
+    assert [detect["tiles"][i]["tile"] for i in held if detect["tiles"][i]["confidence"] < 0.5] == ["1f"]
+    assert detect["hand"]["problems"] == []
+    status = page.locator("#status")
+    expect(status).to_contain_text("doubtful). Check the hand's doubtful tiles (dashed orange): Spring.")
+    page.locator("#lang").click()
+    expect(status).to_contain_text("请核对手牌中不确定的牌（橙色虚线）：春。")
+    assert page.errors == []
+
+
 def test_the_status_line_follows_the_language(browser, server, tmp_path):
     page = open_page(browser, server, "daishan")
     detect = upload(page, "hand_004")

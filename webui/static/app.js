@@ -1309,15 +1309,18 @@ async function requestReading(seat, photoUrl, endpoint, form) {
 }
 
 /** What the status line says of a new photo of the seat read (``answer`` of /api/detect): the tiles found,
- * a better photo asked for when too many of the hand are doubtful, a winner elsewhere named. */
+ * the hand's doubtful tiles named (a legal hand may be read wrong there), or a better photo asked for when
+ * too many of the hand are doubtful, a winner elsewhere named. */
 function readingNotes(seat, answer) {
   const doubtful = answer.tiles.filter((d) => d.confidence < DOUBTFUL).length;
-  const handDoubtful = (answer.hand?.groups || []).flatMap((g) => g.tiles).filter((i) => answer.tiles[i].confidence < DOUBTFUL).length;
+  const handDoubtful = (answer.hand?.groups || []).flatMap((g) => g.tiles).filter((i) => answer.tiles[i].confidence < DOUBTFUL);
   const winner = state.winner;
   const elsewhere = state.hands[seat].win && winner !== null && winner !== seat;
+  const names = () => listOf(handDoubtful.map((i) => tileName(answer.tiles[i].tile, state.lang)));
   return () => [
     t("found", { n: answer.tiles.length, doubtful }),
-    ...(handDoubtful >= RETAKE_DOUBTFUL ? [t("retake", { n: handDoubtful })] : []),
+    ...(handDoubtful.length >= RETAKE_DOUBTFUL ? [t("retake", { n: handDoubtful.length })]
+      : handDoubtful.length ? [t("check_doubtful", { tiles: names() })] : []),
     ...(elsewhere ? [t("not_winner_note", { seat: seatLabel(seat), winner: seatLabel(winner) })] : []),
   ].join(" ");
 }
