@@ -246,6 +246,14 @@ def test_flowers_laid_inside_the_row_are_laid_aside() -> None:
     assert (hand.concealed, hand.win_tile, hand.flowers, hand.problems) == ("123m456p789s11z", "1z", "36f", ())
 
 
+def test_flowers_inside_the_row_of_a_hand_with_a_misread_tile_are_laid_aside_and_the_tile_mended() -> None:
+    misread = {5: (0.5, (("5p", 0.45),))}
+    hand = group_hand(laid((0, row("1m 2m 3m 3f 4p 6p 6p 6f 7s 8s 9s 1z", "1z")), PUNG, reads=misread), "daishan")
+    assert (hand.concealed, hand.flowers, hand.problems) == ("123m466p789s11z", "36f",
+                                                             ("these tiles are no winning Daishan hand",))
+    assert (hand.suggestions[0].changes, hand.suggestions[0].hand["concealed"]) == (((5, "5p"),), "123m456p789s11z")
+
+
 def test_tile_misread_as_a_flower_inside_the_row_is_mended_not_laid_aside() -> None:
     misread = {4: (0.5, (("5p", 0.45),))}
     hand = group_hand(laid((0, row("1m 2m 3m 4p 3f 6p 7s 8s 9s 1z", "1z")), PUNG, reads=misread), "daishan")

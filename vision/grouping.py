@@ -1421,7 +1421,9 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
     tile short (`_missing_doubles`), if that makes it legal;
     a group that reads as no meld and runs out of the photo is left out in any case (a meld is laid whole).
     When none does and the reading as read holds no tile, the trial that holds the most is taken (a hand
-    reported wrong serves the player better than none). At most MAX_TRIALS such readings are tried (a
+    reported wrong serves the player better than none); when the flowers inside the row, taken out, leave a
+    hand of a winning hand's size and the reading as read is not, that reading is taken (its suggestions are
+    then its tiles' alternatives). At most MAX_TRIALS such readings are tried (a
     photo of scattered tiles offers many).
     ValueError for an unknown region or seat.
     """
@@ -1457,7 +1459,7 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
             if cleared.any():
                 trials.append((layout.up, set(), replace(detections, sideways=detections.sideways & ~cleared), "",
                                none))
-        fullest, most = None, 0
+        fullest, most, sized = None, 0, None
         for up, stray, seen, part, kept in trials[:MAX_TRIALS]:
             trial = read_detections(seen, region, seat=seat, indicator=indicator, options=options,
                                     left_out=slivers | stray, up=up, winner=winner, part=part, kept=kept)
@@ -1466,9 +1468,11 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
                 break
             if not reading.groups and _held(trial[1]) > most:
                 fullest, most = (trial, (seen, slivers | stray, part, kept)), _held(trial[1])
+            if part == "flowers" and trial[1].size == trial[1].full_size != reading.size:
+                sized = (trial, (seen, slivers | stray, part, kept))
         else:
-            if fullest:
-                (layout, reading), taken = fullest
+            if fullest or sized:
+                (layout, reading), taken = fullest or sized
                 problems = check_hand(reading, indicator=indicator, options=options, seat=seat)
     if problems and frame is not None:
         edge = _cut_by_edge(detections, frame)
