@@ -36,7 +36,7 @@ install-test: $(VENV)/.installed-test
 test: apt-test install-test
 	$(PY) -m pytest -q
 
-# Rebuild the bundled model from ../shared on the CPU (hours; resumable): see models/README.md.
+# Rebuild the bundled model from ../shared (resumable; the detector's long runs take minutes on a GPU, days on the CPU): see models/README.md.
 $(VENV)/.installed-train: pyproject.toml | $(VENV)/bin/python
 	$(PIP) install -q -e '.[train,test]'
 	touch $(VENV)/.installed $(VENV)/.installed-test $@

@@ -24,6 +24,8 @@ from scoring.tiles import PLAYING_TILES, TILE_INDEX, format_tiles, parse_tiles
 from vision.detections import Detections
 from vision.grouping import HandReading, Layout, Need, Suggestion, laid_aside, read_layout
 
+NO_WINNING_TILE = "no tile is set apart as the winning tile"
+"""The problem of a winner's hand with no tile set apart (answered by naming the winning tile)."""
 DOUBTFUL = 8
 """Single replacements (the likeliest first) that are paired up when two tiles may be wrong."""
 MIN_WEIGHT = 0.02
@@ -58,7 +60,7 @@ def check_hand(reading: HandReading, *, indicator: str | None = None, options: d
         if n > (1 if tile.endswith("f") else 4):
             problems.append(f"{n} × {tile}: a set has {'one' if tile.endswith('f') else 'four'}")
     if reading.win_tile is None and reading.winner:
-        problems.append("no tile is set apart as the winning tile")
+        problems.append(NO_WINNING_TILE)
     size = reading.size
     want = reading.full_size
     if first and (problems or size != want):

@@ -83,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     except ReadError as error:
         print(f"mjcam read: {error}", file=sys.stderr)
         return 2
-    return _score(record, reading, detections, args.json)
+    return _score(record, reading, detections, args.json, args.win_tile is not None)
 
 
 def _read(path: str, region: str, seat: int, indicator: str | None, options: dict[str, Any],
@@ -164,14 +164,18 @@ def table_record(reading: Any, args: argparse.Namespace, indicator: str | None,
             "indicator": indicator, "players": players, "win": win, "context": {}}
 
 
-def _score(record: dict[str, Any], reading: Any, detections: Any, as_json: bool) -> int:
+def _score(record: dict[str, Any], reading: Any, detections: Any, as_json: bool, win_given: bool) -> int:
+    """Print the score of the record (rc 0), or why the hand as read cannot be scored (rc 1: its problems,
+    but for the winning tile not set apart when ``win_given``; rc 2: the facts given are at fault)."""
     from scoring import RecordError, score_table
     from scoring.cli import breakdown
+    from vision.consistency import NO_WINNING_TILE
 
-    if reading.problems:
-        fix = f" (likeliest fix, {reading.suggestions[0].probability:.0%}: {reading.suggestions[0].text})" \
-            if reading.suggestions else ""
-        print(f"mjcam read: the hand as read is no legal win: {'; '.join(reading.problems)}{fix}", file=sys.stderr)
+    problems = [p for p in reading.problems if not (win_given and p == NO_WINNING_TILE)]
+    if problems:
+        best = reading.suggestions[0] if reading.suggestions else None
+        fix = f" (likeliest fix, {best.probability:.0%}: {suggestion_text(best, detections)})" if best else ""
+        print(f"mjcam read: the hand as read is no legal win: {'; '.join(problems)}{fix}", file=sys.stderr)
         return 1
     try:
         result = score_table(record)
@@ -181,13 +185,13 @@ def _score(record: dict[str, Any], reading: Any, detections: Any, as_json: bool)
     if as_json:
         print(json.dumps({"record": record, "result": result}, ensure_ascii=False))
     else:
-        print(describe(reading, detections) + "\n\n" + breakdown(record, result))
+        print(describe(reading, detections, asking=False) + "\n\n" + breakdown(record, result))
     return 0
 
 
-def describe(reading: Any, detections: Any) -> str:
+def describe(reading: Any, detections: Any, asking: bool = True) -> str:
     """The reading for people: the hand, the tiles read doubtfully (`doubtful_tiles`), then problems,
-    suggestions and needs."""
+    suggestions and (``asking``: not when the facts were given to score it) needs."""
     from vision.read import doubtful_tiles
 
     info = REGIONS[reading.region]
@@ -205,6 +209,18 @@ def describe(reading: Any, detections: Any) -> str:
         lines.append("  doubtful, check: " + ", ".join(f"{detections.tiles[i]} ({detections.confidence[i]:.2f})"
                                                       for i in doubtful))
     lines += [f"  problem: {p}" for p in reading.problems]
-    lines += [f"  suggestion ({s.probability:.0%}): {s.text}" for s in reading.suggestions]
-    lines += [f"  {'needs' if n.required else 'may need'} {n.key}: {n.question}" for n in reading.needs]
+    lines += [f"  suggestion ({s.probability:.0%}): {suggestion_text(s, detections)}" for s in reading.suggestions]
+    lines += [f"  {'needs' if n.required else 'may need'} {n.key}: {n.question}" for n in reading.needs if asking]
     return "\n".join(lines)
+
+
+def suggestion_text(suggestion: Any, detections: Any) -> str:
+    """A suggestion for people reading the command's text (who see no detection numbers): each change by
+    the tile as read, then the hand it makes."""
+    changes = [f"{detections.tiles[i]} is {code}" if code else f"{detections.tiles[i]} is no tile"
+               for i, code in suggestion.changes] or [suggestion.text]
+    hand = suggestion.hand
+    melds = " ".join(m["tiles"] or "(face down)" for m in hand["melds"])
+    return (", ".join(changes) + f": concealed {hand['concealed']}" + (f", melds {melds}" if melds else "")
+            + (f", flowers {hand['flowers']}" if hand["flowers"] else "")
+            + (f", winning tile {suggestion.win_tile}" if suggestion.win_tile else ""))
