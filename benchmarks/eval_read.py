@@ -138,7 +138,7 @@ def real(detector, fixes: Path | None = None) -> None:
             detections = detector.detect(image)
         truth, truth_tiles = labels[row], [photo.tiles[i] for i in row]
         reading = group_hand(detections, REAL_RULES, frame=(image.width, image.height))
-        held = [i for g in reading.groups for i in g.tiles]
+        held = reading.held
         if Counter(detections.tiles[i] for i in held) == Counter(truth_tiles):
             right += 1
             continue

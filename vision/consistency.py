@@ -138,7 +138,7 @@ def suggest(detections: Detections, layout: Layout, reading: HandReading, *, sea
         return _missing(reading, seat=seat, indicator=indicator, options=options, limit=limit)
     if size not in (want, want + 1):
         return ()
-    held = [i for g in reading.groups for i in g.tiles]
+    held = list(reading.held)
     tiles = detections.tiles
     singles: list[tuple[float, int, str]] = []
     for i in held + list(reading.loose):

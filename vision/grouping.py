@@ -246,6 +246,11 @@ class HandReading:
         return len(parse_tiles(self.concealed)) + 3 * len(self.melds)
 
     @property
+    def held(self) -> tuple[int, ...]:
+        """The detections the reading takes into the hand, group by group."""
+        return tuple(i for g in self.groups for i in g.tiles)
+
+    @property
     def full_size(self) -> int:
         """The `size` of a complete hand of the region: its hand size, one more for the winner."""
         return REGIONS[self.region].hand_size + self.winner
@@ -1219,10 +1224,9 @@ def read_detections(detections: Detections, region: str, *, seat: int = 0, indic
             layout = _flowers_out(layout, seen.tiles, aside)
         reading = read_layout(layout, _kong_faces(layout, seen), seen.sideways, region, seat=seat,
                               indicator=indicator, options=options, winner=winner)
-        held = [i for g in reading.groups for i in g.tiles]
         turn = (detections.angle - direction + 180) % 360 - 180
         upright = sum(detections.tiles[i] == BACK or detections.sideways[i] or abs(turn[i]) < 60
-                      or (detections.tiles[i] in HALF_TURN_ALIKE and abs(turn[i]) > 120) for i in held)
+                      or (detections.tiles[i] in HALF_TURN_ALIKE and abs(turn[i]) > 120) for i in reading.held)
         score = (upright, reading.win_tile is not None, -len(reading.problems))
         if best is None or score > best[0]:
             best = (score, layout, reading)
@@ -1274,7 +1278,7 @@ def _missing_doubles(detections: Detections, layout: Layout, reading: HandReadin
     """Boxes left out as doubles (`_doubles`) that may be tiles of their own, likeliest first: those in a
     hand a tile short, lying among the hand's tiles (a row seen edge-on crowds its tiles together), read
     no less surely than DOUBTFUL_READ."""
-    held = {i for g in reading.groups for i in g.tiles}
+    held = set(reading.held)
     if not held or reading.size >= reading.full_size:
         return []
     points = layout.points[sorted(held)]
@@ -1300,11 +1304,6 @@ def _odd_backs(layout: Layout, tiles: tuple[str, ...]) -> set[int]:
                 explained |= set(g[k:k + 4])
         odd |= {i for i in g if tiles[i] == BACK and i not in explained}
     return odd
-
-
-def _held(reading: HandReading) -> int:
-    """How many detections the reading takes into the hand."""
-    return sum(len(g.tiles) for g in reading.groups)
 
 
 def _misfits(reading: HandReading) -> list[set[int]]:
@@ -1466,8 +1465,8 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
             if not check_hand(trial[1], indicator=indicator, options=options, seat=seat, first=True):
                 layout, reading, problems = *trial, ()
                 break
-            if not reading.groups and _held(trial[1]) > most:
-                fullest, most = (trial, (seen, slivers | stray, part, kept)), _held(trial[1])
+            if not reading.groups and len(trial[1].held) > most:
+                fullest, most = (trial, (seen, slivers | stray, part, kept)), len(trial[1].held)
             if part == "flowers" and trial[1].size == trial[1].full_size != reading.size:
                 sized = (trial, (seen, slivers | stray, part, kept))
         else:

@@ -25,8 +25,7 @@ def hand_reading(photo: Photo, detector: Any, region: str, seat: int = 0, *, ind
 
 def doubtful_tiles(reading: HandReading, detections: Detections) -> list[int]:
     """The detections of the hand read below DOUBTFUL_CONFIDENCE, least sure first."""
-    held = [i for g in reading.groups for i in g.tiles]
-    return sorted((i for i in held if detections.confidence[i] < DOUBTFUL_CONFIDENCE),
+    return sorted((i for i in reading.held if detections.confidence[i] < DOUBTFUL_CONFIDENCE),
                   key=lambda i: float(detections.confidence[i]))
 
 
