@@ -27,7 +27,7 @@ import importlib.util
 from typing import Any
 
 from scoring.record import RULES, RecordError, Table, parse_table
-from scoring.region import Region, RegionInfo
+from scoring.region import NoWin, Region, RegionInfo
 from scoring.tiles import brief
 
 __all__ = ["REGIONS", "RecordError", "RegionInfo", "Table", "check_setting", "is_winning_hand", "score_table",
@@ -63,7 +63,14 @@ def validate_table(record: Any) -> Table:
         raise RecordError("missing field rules")
     region = region_of(record["rules"])
     table = parse_table(record, region.info)
-    region.check(table)
+    try:
+        region.check(table)
+    except NoWin as error:
+        near = region.near_wins(table)
+        if not near:
+            raise
+        changes = ", or ".join(f"{old} changed to {new}" if k == 0 else f"{old} to {new}" for k, (old, new) in enumerate(near))
+        raise NoWin(f"{error}; it would be one with {changes}") from None
     return table
 
 

@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from scoring.record import RecordError, Table
 from scoring.result import Result
-from scoring.tiles import FLOWERS, TILE_INDEX, TileError, brief, format_tiles, is_flower, parse_tiles
+from scoring.tiles import FLOWERS, PLAYING_TILES, TILE_INDEX, TileError, brief, format_tiles, is_flower, parse_tiles
 
+
+NEAR_WINS = 3
+"""At most this many one-tile changes that would make a hand a win are named when it is none."""
 
 MAX_STAKE = 1_000_000
 """The largest stake or multiple an option takes (底, 花): a typing slip beyond it is refused, not scored."""
@@ -129,6 +132,10 @@ class RegionInfo:
         }
 
 
+class NoWin(RecordError):
+    """The winner's hand is no legal win of the region (every other record check passed)."""
+
+
 class Region:
     """A region's rules. Subclasses set ``info`` and implement `is_win` and `score`."""
 
@@ -142,7 +149,38 @@ class Region:
         self.check_sizes(table)
         self.check_win(table)
         if table.win is not None and not self.is_win(table):
-            raise RecordError(f"players[{table.win.player}]'s hand is not a legal win under {self.info.key} rules")
+            raise NoWin(f"players[{table.win.player}]'s hand is not a legal win under {self.info.key} rules")
+
+    def near_wins(self, table: Table) -> list[tuple[str, str]]:
+        """(tile, tile instead) for at most NEAR_WINS changes of one of the winner's concealed tiles that make
+        the table a legal win (the winning tile changed with its last copy), a tile of the same suit and
+        nearest rank first: what a misread or mistyped tile may have been."""
+        assert table.win is not None
+        win, player = table.win, table.players[table.win.player]
+        found: list[tuple[str, str]] = []
+        for old in dict.fromkeys(player.concealed or ()):
+            for new in PLAYING_TILES:
+                concealed = list(player.concealed or ())
+                concealed[concealed.index(old)] = new
+                last = old == win.tile and concealed.count(old) == 0
+                changed = replace(table, win=replace(win, tile=new) if last else win,
+                                  players=tuple(replace(p, concealed=tuple(concealed)) if p is player else p
+                                                for p in table.players))
+                if new != old and self._record_holds(changed) and self.is_win(changed):
+                    found.append((old, new))
+        return sorted(found, key=lambda change: (change[0][1] != change[1][1],
+                                                 abs(TILE_INDEX[change[0]] - TILE_INDEX[change[1]])))[:NEAR_WINS]
+
+    def _record_holds(self, table: Table) -> bool:
+        """Whether the table passes every record check but the win's shape."""
+        try:
+            self.check_tiles(table)
+            self.check_counts(table)
+            self.check_sizes(table)
+            self.check_win(table)
+        except RecordError:
+            return False
+        return True
 
     def check_tiles(self, table: Table) -> None:
         """Concealed tiles are playing tiles, flowers are flowers, the indicator exists only if the region has one."""

@@ -98,6 +98,21 @@ def test_not_a_legal_win():
         winner_record("daishan", "123456789m124p55s", "5s"))
 
 
+def test_a_hand_a_tile_from_a_win_names_the_changes_that_make_it_one_nearest_first():
+    assert rejected(winner_record("daishan", "123456789m124p55s", "5s")).endswith(
+        "rules; it would be one with 4p changed to 3p, or 1p to 3p")
+
+
+def test_the_winning_tile_is_changed_with_its_last_copy():
+    assert rejected(winner_record("daishan", "123456789m123p59s", "9s")).endswith(
+        "; it would be one with 5s changed to 9s, or 9s to 5s")
+
+
+def test_a_hand_far_from_a_win_names_no_change():
+    assert rejected(winner_record("daishan", "13579m13579p1357s", "7s")) == \
+        "players[1]'s hand is not a legal win under daishan rules"
+
+
 @pytest.mark.parametrize("rules, expected", [("mcr", "unknown rules 'mcr'"), (7, "unknown rules 7")])
 def test_unknown_rules(rules, expected):
     assert expected in rejected(edited("rules", rules))

@@ -31,7 +31,8 @@ def daishan(concealed: str = "123456789m123p55s", tile: str = "5s", by: str = "d
 
 # (a record the scorer refuses, one Chinese line it must give)
 CASES = {
-    "no win": (daishan("147m258p35s123456z", "6z"), "1号位的牌不成岱山麻将的和牌"),
+    "no win": (daishan("13579m13579p1357s", "7s"), "1号位的牌不成岱山麻将的和牌"),
+    "a tile from a win": (daishan("123456789m124p55s"), "1号位的牌不成岱山麻将的和牌；把「四筒」换成「三筒」，或把「一筒」换成「三筒」就能和"),
     "winner's size": (daishan("123m", "1m"), "1号位有 3 张牌（暗牌加每组副露三张）；岱山麻将和牌的一家应有 14 张"),
     "non-winner's size": (record("wenling", {1: player("234p567s11s", CHOWS), 2: player("123m")},
                                  (1, "2p", "discard", 3), indicator="9p"),

@@ -38,6 +38,8 @@ CONVERT: dict[str, Callable[[str], str]] = {
     "flag": FLAGS_ZH.__getitem__,
     "lacks": lambda text: "，也没有".join(BAICHENG_NEEDS[need] for need in text.split(" and no ")),
     "given": lambda text: "未给出" if text == "not given" else tiles_in_chinese(text),
+    "near": lambda text: "，或".join(f"把{tiles_in_chinese(old)}换成{tiles_in_chinese(new)}"
+                                    for old, new in re.findall(rf"({TILE}) (?:changed )?to ({TILE})", text)),
     "run": lambda text: tiles_in_chinese(" ".join(re.findall(TILE, text))) if text else "「」",
     "meld": lambda text: str(int(text) + 1),
     "shape": {"chow": "吃（同一花色三张相连的牌）", "pung": "碰（三张相同的牌）", "kong": "杠（四张相同的牌）",
@@ -60,6 +62,8 @@ def _row(pattern: str, template: str) -> tuple[re.Pattern[str], str]:
 REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
     # scoring.region: every region
     _row(r"{SEAT}'s hand is not a legal win under {RULES} rules", "{seat}号位的牌不成{rules}麻将的和牌"),
+    _row(r"{SEAT}'s hand is not a legal win under {RULES} rules; it would be one with (?P<near>{TILE} changed to {TILE}"
+         r"(?:, or {TILE} to {TILE})*)", "{seat}号位的牌不成{rules}麻将的和牌；{near}就能和"),
     _row(r"{SEAT} holds (?P<k>\d+) tiles \(concealed \+ 3 per meld\); {RULES} rules need (?P<want>\d+(?: or \d+)*) "
          r"for (?P<role>the winner|a non-winner)",
          "{seat}号位有 {k} 张牌（暗牌加每组副露三张）；{rules}麻将{role}应有 {want} 张"),
