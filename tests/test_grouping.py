@@ -381,6 +381,26 @@ def test_non_winners_tile_set_apart_is_one_of_its_tiles_and_a_wrong_size_is_said
     assert short.problems == ("the hand holds 15 tiles (a meld counts three), a non-winner's Wenling hand 16",)
 
 
+def test_non_winners_photo_of_a_winning_hand_asks_whether_the_player_won_and_suggests_no_drop() -> None:
+    won = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1s 2s 3s 7z", "7z")), PUNG), "wenling", winner=False)
+    assert (won.concealed, won.win_tile, won.apart) == ("123m456p123789s77z", None, True)
+    assert won.problems == ("a tile is set apart and the hand holds a winner's tiles: did this player win? "
+                            "(17 tiles, a meld counting three)",)
+    assert won.suggestions == ()
+    assert won.to_json()["apart"] is True
+    # the same tiles in one row, none apart: a non-winner's hand a tile too many
+    crowded = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1s 2s 3s 7z 7z")), PUNG), "wenling", winner=False)
+    assert not crowded.apart
+    assert crowded.problems == ("the hand holds 17 tiles (a meld counts three), a non-winner's Wenling hand 16",)
+
+
+def test_a_hand_a_tile_short_that_many_kinds_complete_says_how_many() -> None:
+    # a concealed kong of the seat's wind is Wenling's 腊子, a win with any tiles: any tile completes the hand
+    hand = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1s 2s 3s", "4s")), (1, row("# 1z 1z #"))), "wenling")
+    assert hand.problems == ("the hand holds 16 tiles (a meld counts three), a winning Wenling hand 17: "
+                             "a tile may be missing (any of 32 kinds would complete it)",)
+
+
 def test_bad_region_or_seat_is_one_clear_error() -> None:
     with pytest.raises(ValueError, match="unknown rules 'mcr'"):
         group_hand(laid(DAISHAN), "mcr")

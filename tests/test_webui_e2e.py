@@ -482,6 +482,28 @@ def test_another_seats_photo_is_read_as_a_hand_that_did_not_win_and_does_not_mov
     assert page.errors == []
 
 
+def test_another_seats_photo_of_a_winning_hand_asks_whether_that_seat_won(browser, server, tmp_path):
+    from datasets.synth import generate_scene
+
+    photo = tmp_path / "won.jpg"
+    cv2.imwrite(str(photo), generate_scene(9_000_000, "wenling").image)  # a winning hand, a tile set apart
+    page = open_page(browser, server, "wenling")
+    upload(page, "hand_006")
+    page.locator("#seat-tab-1").click()
+    with page.expect_response("**/api/detect") as response:
+        page.set_input_files("#photo-file", str(photo))
+    hand = response.value.json()["hand"]
+    assert hand["apart"] is True and hand["win_tile"] is None
+    assert hand["problems"] == ["a tile is set apart and the hand holds a winner's tiles: did this player win? "
+                                "(17 tiles, a meld counting three)"]
+    assert response.value.json()["suggestions"] == []  # none of its tiles is offered for dropping
+    expect(page.locator("#status")).to_contain_text("This hand has a tile set apart, but Seat 0 is the winner")
+    expect(page.locator('#groups [data-group="win"] .hint')).to_have_text("None: Seat 0 won this hand.")
+    page.locator("#seat-tab-0").click()  # the winner's hand, none set apart: the winning tile is asked for
+    expect(page.locator('#groups [data-group="win"] .hint')).to_contain_text("None marked: tap the tile that won")
+    assert page.errors == []
+
+
 def correct_a_tile(page: Page) -> None:
     """Read `hand_003` and correct its first concealed tile to 5s: work the player would not want to lose."""
     upload(page, "hand_003")

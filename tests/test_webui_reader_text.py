@@ -69,6 +69,12 @@ CASES = {
                                  "手牌共 11 张（副露按三张算），岱山麻将未和牌的一家应有 13 张"),
     "a tile missing": (lambda: _read(laid((0, row("1m 2m 3m 4p 5p 6p 5z 5z 4m", "5m")), PUNG), "daishan"),
                        "手牌共 13 张（副露按三张算），岱山麻将和牌应有 14 张：可能少了一张（补上「三萬」或「六萬」就能和牌）"),
+    "a tile missing, any of many": (
+        lambda: _read(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1s 2s 3s", "4s")), (1, row("# 1z 1z #"))), "wenling"),
+        "手牌共 16 张（副露按三张算），温岭麻将和牌应有 17 张：可能少了一张（补上 32 种牌中的任何一种都能和牌）"),
+    "a non-winner's photo of a winning hand": (
+        lambda: _read(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1s 2s 3s 7z", "7z")), PUNG), "wenling", winner=False),
+        "有一张牌单独放开，手牌张数是和牌的张数（17 张，副露按三张算）：这一家和牌了吗？"),
     "a tile to add": (lambda: _read(laid((0, row("1m 2m 3m 4p 5p 6p 5z 5z 4m", "5m")), PUNG), "daishan"),
                       "少了一张：补上「三萬」"),
     "no winning hand, a tile to change": (
@@ -138,7 +144,7 @@ def _sentences(function) -> list[str]:
 
 @pytest.mark.parametrize("function, count", [
     (grouping.read_layout, 1), (grouping._read_meld, 5), (consistency.check_hand, 6),
-    (consistency._size_problem, 3), (consistency._describe, 2), (consistency._missing, 1)])
+    (consistency._size_problem, 5), (consistency._describe, 2), (consistency._missing, 1)])
 def test_no_sentence_of_the_reader_is_left_out_of_these_cases(function, count):
     """A sentence added to (or dropped from) the functions that write problems and suggestions: give it its
     Chinese in webui/reader_text.py and a case in CASES that makes the reader say it, then count it here."""
@@ -149,6 +155,8 @@ def test_no_sentence_of_the_reader_is_left_out_of_these_cases(function, count):
 def test_the_readers_sentence_constants_are_in_chinese():
     # check_hand's sentence kept as a constant (the command line matches it) is counted here, not above
     assert in_chinese(consistency.NO_WINNING_TILE) == "没有单独放开的和牌张"
+    assert in_chinese(f"{consistency.WON_ELSEWHERE} (17 tiles, a meld counting three)") == \
+        "有一张牌单独放开，手牌张数是和牌的张数（17 张，副露按三张算）：这一家和牌了吗？"
 
 
 def test_a_sentence_not_in_the_table_has_no_translation_and_the_english_stays():

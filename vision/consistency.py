@@ -26,6 +26,10 @@ from vision.grouping import HandReading, Layout, Need, Suggestion, laid_aside, r
 
 NO_WINNING_TILE = "no tile is set apart as the winning tile"
 """The problem of a winner's hand with no tile set apart (answered by naming the winning tile)."""
+WON_ELSEWHERE = "a tile is set apart and the hand holds a winner's tiles: did this player win?"
+"""The problem of a hand read as a non-winner's that shows a winning hand (`won_elsewhere`)."""
+MANY_COMPLETING = 6
+"""A hand a tile short that more kinds than this would complete says how many, not which."""
 DOUBTFUL = 8
 """Single replacements (the likeliest first) that are paired up when two tiles may be wrong."""
 MIN_WEIGHT = 0.02
@@ -74,13 +78,24 @@ def check_hand(reading: HandReading, *, indicator: str | None = None, options: d
 
 def _size_problem(reading: HandReading, size: int, want: int, indicator: str | None,
                   options: dict[str, Any] | None, seat: int) -> str:
-    """The hand-size problem, naming the tiles that would complete a hand one tile short."""
+    """The hand-size problem, naming the tiles that would complete a hand one tile short (a non-winner's hand
+    with a winner's tiles, one set apart, is asked whether it won)."""
+    if won_elsewhere(reading):
+        return f"{WON_ELSEWHERE} ({size} tiles, a meld counting three)"
     kind = "a winning" if reading.winner else "a non-winner's"
     text = f"the hand holds {size} tiles (a meld counts three), {kind} {scoring.REGIONS[reading.region].name} hand {want}"
     completing = _completing(reading, indicator, options, seat) if size == want - 1 else []
-    if completing:
+    if len(completing) > MANY_COMPLETING:
+        text += f": a tile may be missing (any of {len(completing)} kinds would complete it)"
+    elif completing:
         text += f": a tile may be missing ({' or '.join(completing)} would complete it)"
     return text
+
+
+def won_elsewhere(reading: HandReading) -> bool:
+    """Whether a hand read as a non-winner's holds a winner's tiles, one of them set apart: the photo shows
+    a winning hand (the winner chosen on the page may be wrong)."""
+    return reading.apart and reading.size == reading.full_size + 1
 
 
 def _completing(reading: HandReading, indicator: str | None, options: dict[str, Any] | None,
@@ -134,6 +149,8 @@ def suggest(detections: Detections, layout: Layout, reading: HandReading, *, sea
     """
     size = reading.size
     want = reading.full_size
+    if won_elsewhere(reading):
+        return ()
     if size == want - 1:
         return _missing(reading, seat=seat, indicator=indicator, options=options, limit=limit)
     if size not in (want, want + 1):

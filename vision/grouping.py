@@ -223,7 +223,8 @@ class HandReading:
     fit no group of it (reported in ``problems``). ``problems`` says why the hand is not legal as
     read, ``suggestions`` the most probable corrections (never applied), ``needs`` what the photo cannot show.
     ``winner`` is False for the hand of a player who did not win (scored too where the region scores every
-    hand): it holds the region's hand size, sets no tile apart and need not be a winning shape.
+    hand): it holds the region's hand size, sets no tile apart and need not be a winning shape; ``apart``
+    says that it does set a tile apart (read as one of its concealed tiles), as a winner's hand does.
     """
 
     region: str
@@ -239,6 +240,7 @@ class HandReading:
     needs: tuple[Need, ...] = ()
     win_guessed: bool = False
     winner: bool = True
+    apart: bool = False
 
     @property
     def size(self) -> int:
@@ -265,6 +267,7 @@ class HandReading:
             **self.player,
             "win_tile": self.win_tile,
             "win_guessed": self.win_guessed,
+            "apart": self.apart,
             "groups": [g.to_json() for g in self.groups],
             "away": list(self.away),
             "problems": list(self.problems),
@@ -764,6 +767,7 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
         problems=tuple(problems),
         win_guessed=win_guessed,
         winner=winner,
+        apart=bool(winning) and not winner,
     )
 
 

@@ -102,10 +102,15 @@ TABLE: tuple[tuple[re.Pattern[str], str], ...] = (
     _row(r"the hand holds (?P<k>\d+) tiles \(a meld counts three\), a winning (?P<region>{REGION}) hand (?P<want>\d+)"
          r": a tile may be missing \((?P<either>{TILE}(?: or {TILE})*) would complete it\)",
          "手牌共 {k} 张（副露按三张算），{region}麻将和牌应有 {want} 张：可能少了一张（补上{either}就能和牌）"),
+    _row(r"the hand holds (?P<k>\d+) tiles \(a meld counts three\), a winning (?P<region>{REGION}) hand (?P<want>\d+)"
+         r": a tile may be missing \(any of (?P<kinds>\d+) kinds would complete it\)",
+         "手牌共 {k} 张（副露按三张算），{region}麻将和牌应有 {want} 张：可能少了一张（补上 {kinds} 种牌中的任何一种都能和牌）"),
     _row(r"the hand holds (?P<k>\d+) tiles \(a meld counts three\), a winning (?P<region>{REGION}) hand (?P<want>\d+)",
          "手牌共 {k} 张（副露按三张算），{region}麻将和牌应有 {want} 张"),
     _row(r"the hand holds (?P<k>\d+) tiles \(a meld counts three\), a non-winner's (?P<region>{REGION}) hand (?P<want>\d+)",
          "手牌共 {k} 张（副露按三张算），{region}麻将未和牌的一家应有 {want} 张"),
+    _row(r"a tile is set apart and the hand holds a winner's tiles: did this player win\? \((?P<k>\d+) tiles, a meld "
+         r"counting three\)", "有一张牌单独放开，手牌张数是和牌的张数（{k} 张，副露按三张算）：这一家和牌了吗？"),
     _row(r"these tiles are no winning (?P<region>{REGION}) hand", "这些牌不成{region}麻将的和牌"),
     # vision.consistency._missing (a suggestion's text)
     _row(r"a tile is missing: (?P<tiles>{TILE})", "少了一张：补上{tiles}"),

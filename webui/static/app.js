@@ -539,7 +539,8 @@ function renderHand() {
     } else if (!h.win) {
       const empty = document.createElement("p");
       empty.className = "hint";
-      empty.textContent = t("no_win_tile");
+      const other = state.winner !== null && state.winner !== state.seat;
+      empty.textContent = other ? t("won_by_other", { winner: seatLabel(state.winner) }) : t("no_win_tile");
       tiles.append(empty);
     }
     box.append(label, tiles);
@@ -1315,7 +1316,7 @@ function readingNotes(seat, answer) {
   const doubtful = answer.tiles.filter((d) => d.confidence < DOUBTFUL).length;
   const handDoubtful = (answer.hand?.groups || []).flatMap((g) => g.tiles).filter((i) => answer.tiles[i].confidence < DOUBTFUL);
   const winner = state.winner;
-  const elsewhere = state.hands[seat].win && winner !== null && winner !== seat;
+  const elsewhere = (state.hands[seat].win || answer.hand?.apart) && winner !== null && winner !== seat;
   const names = () => listOf(handDoubtful.map((i) => tileName(answer.tiles[i].tile, state.lang)));
   return () => [
     t("found", { n: answer.tiles.length, doubtful }),
