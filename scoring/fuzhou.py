@@ -37,7 +37,7 @@ INFO = RegionInfo(
                    "who pays a 点炮 win: all three others, or the discarder alone",
                    "点炮和由谁支付：三家都付，或只由点炮者付", allowed=("all", "discarder")),
         OptionInfo("event_specials_additive", True, "bool",
-                   "an event win (天和, 抢金, 三金倒) adds up its specials (false: the single largest)",
+                   "an event win (天和, 抢金, 三金倒) adds up its specials (otherwise only the largest counts)",
                    "天和、抢金、三金倒时同时出现的特殊和法番数累加（否则只计最高的一种）"),
         OptionInfo("pinghu_doubled_on_discard", False, "bool",
                    "平和 is paid in the ×2 form even on a 点炮 win",

@@ -399,6 +399,14 @@ def write_y4m(path: Path, photo: Path, frames: int = 30) -> None:
             f.write(b"FRAME\n" + planes)
 
 
+def test_no_camera_is_said_in_the_players_words(browser, server):
+    page = open_page(browser, server, "daishan")  # a browser with no camera device
+    page.locator("#browser-camera").click()
+    expect(page.locator("#status")).to_have_text("The camera is not available: this device has no camera the browser can use")
+    expect(page.locator("#device-camera")).to_be_hidden()
+    assert page.errors == []
+
+
 def test_browser_camera_capture(playwright, server, tmp_path):
     video = tmp_path / "hand.y4m"
     write_y4m(video, next(VALID_IMAGES.glob("hand_004_*.jpg")))
@@ -647,6 +655,25 @@ def test_a_blurred_photo_asks_for_a_sharper_one(browser, server, tmp_path):
     assert page.errors == []
 
 
+def test_a_large_photo_is_sent_as_a_smaller_copy_and_read_the_same(browser, server, tmp_path):
+    from datasets.synth import generate_scene
+
+    photo = tmp_path / "phone.jpg"
+    cv2.imwrite(str(photo), generate_scene(9_000_002, "daishan", size=(4000, 3000)).image, [cv2.IMWRITE_JPEG_QUALITY, 95])
+    page = open_page(browser, server, "daishan")
+    with page.expect_response("**/api/detect") as response:
+        page.set_input_files("#photo-file", str(photo))
+    answer = response.value.json()
+    assert (answer["width"], answer["height"]) == (1000, 750)  # the copy the reader reads, not the 4000×3000 photo
+    mjcam = Path(sys.executable).parent / "mjcam"
+    original = json.loads(subprocess.run([str(mjcam), "read", str(photo), "--rules", "daishan", "--json"],
+                                         capture_output=True, text=True, check=True).stdout)
+    assert {key: answer["hand"][key] for key in ("concealed", "melds", "flowers", "win_tile")} == \
+        {key: original[key] for key in ("concealed", "melds", "flowers", "win_tile")}
+    expect(page.locator("#status")).to_contain_text("Found")
+    assert page.errors == []
+
+
 def test_a_photo_over_the_limit_gets_one_line(browser, server, tmp_path):
     page = open_page(browser, server, "daishan")
     big = tmp_path / "big.jpg"
@@ -876,6 +903,10 @@ def test_undo_is_offered_in_view_only_until_the_next_change(browser, server, tmp
     expect(undo).to_be_hidden()  # Undo would wipe this correction: no longer offered
     page.locator("#new-hand").click()  # far down on a phone: the offer is shown where the player is
     expect(undo).to_be_in_viewport()
+    page.evaluate("window.scrollTo(0, document.body.scrollHeight)")  # at the page's end it covers nothing
+    page.wait_for_timeout(300)
+    bar, last = page.locator("#undo-bar").bounding_box(), page.locator("#print").bounding_box()
+    assert last["y"] + last["height"] <= bar["y"], (last, bar)
     page.locator('input[name="by"][value="self_draw"]').check()
     expect(undo).to_be_hidden()
     assert page.errors == []
@@ -1195,6 +1226,17 @@ def test_the_score_shows_how_each_total_is_worked_out_and_the_winners_sets(brows
     expect(why.first).to_have_text("to the winner (points ÷ 10)")
     page.locator("#lang").click()
     expect(why.first).to_have_text("和牌支付 (牌点汇总/10)")
+    assert page.errors == []
+
+
+def test_payers_whose_items_only_make_up_their_payment_show_no_total_of_zero(browser, server):
+    page = open_page(browser, server, "baicheng")
+    type_hand(page, "888m777p666s666z77z", "7z")
+    give_facts(page)
+    expect(page.locator("#seat-score-0 h3")).to_contain_text("total")  # the winner's total
+    expect(page.locator("#seat-score-1 h3")).to_have_text("Seat 1 · South — what its payment is made of")
+    expect(page.locator("#seat-scores")).not_to_contain_text("total 0")
+    expect(page.locator("#payments tr td:nth-child(4) sup").first).to_be_visible()  # 2^(…): the power raised
     assert page.errors == []
 
 

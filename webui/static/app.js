@@ -22,6 +22,8 @@ const KEPT_PHOTO_PX = 1280; // the photo is kept (and shown) at most this many p
 const RECORD_JARGON = /^invalid table record: /; // how the API introduces the scorer's line; not for players
 const $ = (id) => document.getElementById(id);
 const MAX_PHOTO_BYTES = Number(document.body.dataset.maxBytes);
+const WORK_SIDE = Number(document.body.dataset.workSide); // the reader works at most this many pixels across
+const REDUCED_SHARE = Number(document.body.dataset.reducedShare);
 
 // ---------------------------------------------------------------------------------------------- state
 const saved = loadSettings();
@@ -169,6 +171,7 @@ function offerUndo(before, note = () => "", seat = state.seat) {
 function showUndo() {
   $("undo-note").textContent = undo ? undo.note() : "";
   $("undo-bar").hidden = !undo;
+  document.body.classList.toggle("undo-open", !!undo); // room below the page's end, so the bar covers none of it
 }
 
 // ---------------------------------------------------------------------------------------- the hand
@@ -942,7 +945,10 @@ function renderScore(result) {
     const box = document.createElement("section");
     box.className = "seat-score";
     box.id = `seat-score-${player.seat}`;
-    box.innerHTML = `<h3>${seatLabel(player.seat)} — ${t("total")} <span class="total">${player.total}</span> ${player.unit ?? ""}</h3>`;
+    // a payer whose items only say what its payment is made of (Baicheng: the base and its 番) shows no total of 0
+    const payer = !player.total && player.seat !== result.winner;
+    box.innerHTML = `<h3>${seatLabel(player.seat)} — ${payer ? t("pays_by")
+      : `${t("total")} <span class="total">${player.total}</span> ${player.unit ?? ""}`}</h3>`;
     if (player.seat === result.winner && result.reading?.length) box.append(readingView(result.reading));
     const table = document.createElement("table");
     table.className = "items";
@@ -960,7 +966,8 @@ function renderScore(result) {
   for (const p of result.payments) {
     const tr = payments.insertRow();
     const why = state.lang === "zh" ? p.reason : p.reason_en ?? p.reason; // the rule terms in Chinese, else English
-    [seatLabel(p.from), seatLabel(p.to), p.amount, why ?? ""].forEach((v) => (tr.insertCell().textContent = v));
+    [seatLabel(p.from), seatLabel(p.to), p.amount].forEach((v) => (tr.insertCell().textContent = v));
+    tr.insertCell().innerHTML = formulaHtml(why ?? ""); // powers raised, as in the formula
   }
   if (!result.payments.length) payments.insertRow().insertCell().textContent = t("no_payments");
   $("thumb-score").textContent = `${t("score")} ${sign(result.net[state.seat])}`;
@@ -1242,26 +1249,50 @@ function openMeldEditor(i) {
 }
 
 // ------------------------------------------------------------------------------------------ capture
+/** Read a chosen or captured photo as the seat's hand. One larger than the reader works at is sent as a JPEG copy
+ * of the size it would be read at (`readerSide`: a phone's 12-megapixel photo in about a tenth of the bytes,
+ * quick over a slow connection, read as from the photo itself); one this browser cannot draw is sent as it is. */
 async function readPhoto(file) {
-  if (file.size > MAX_PHOTO_BYTES) return setStatus(tooLarge, { error: true });
+  setStatus(() => t("reading"));
+  const drawn = await drawnPhoto(file);
+  const sent = drawn?.upload || file;
+  if (sent.size > MAX_PHOTO_BYTES) return setStatus(tooLarge, { error: true });
   const form = new FormData();
-  form.append("image", file, file.name || "photo.jpg");
-  await requestReading(state.seat, keptPhoto(file), "/api/detect", form);
+  form.append("image", sent, file.name || "photo.jpg");
+  await requestReading(state.seat, drawn?.kept ?? null, "/api/detect", form);
 }
 
-/** The photo as a JPEG data URL at most KEPT_PHOTO_PX across (small enough to keep over a reload), or null
- * for a photo this browser cannot draw (the boxes are shown alone). */
-async function keptPhoto(file) {
+/** The longer side the reader works at for a photo ``side`` pixels across (vision.images.decode_photo): a JPEG is
+ * decoded at 1/8, 1/4 or 1/2 of its size while that stays at least REDUCED_SHARE of WORK_SIDE, then shrunk to WORK_SIDE. */
+function readerSide(side, jpeg) {
+  const factor = (jpeg && [8, 4, 2].find((f) => side / f >= WORK_SIDE * REDUCED_SHARE)) || 1;
+  return Math.min(WORK_SIDE, Math.ceil(side / factor));
+}
+
+/** The photo drawn, upright: ``kept``, a JPEG data URL at most KEPT_PHOTO_PX across (small enough to keep over
+ * a reload), and ``upload``, a JPEG copy at the size the reader would read it at when that is smaller (else
+ * null); null for a photo this browser cannot draw (the boxes are then shown alone). */
+async function drawnPhoto(file) {
+  let bitmap;
   try {
-    const bitmap = await createImageBitmap(file);
-    const scale = Math.min(1, KEPT_PHOTO_PX / Math.max(bitmap.width, bitmap.height));
-    const canvas = Object.assign(document.createElement("canvas"), { width: Math.round(bitmap.width * scale), height: Math.round(bitmap.height * scale) });
-    canvas.getContext("2d").drawImage(bitmap, 0, 0, canvas.width, canvas.height);
-    bitmap.close();
-    return canvas.toDataURL("image/jpeg", 0.85);
+    bitmap = await createImageBitmap(file, { imageOrientation: "from-image" });
   } catch {
     return null;
   }
+  const copy = (px) => {
+    const scale = Math.min(1, px / Math.max(bitmap.width, bitmap.height));
+    const canvas = Object.assign(document.createElement("canvas"), { width: Math.round(bitmap.width * scale), height: Math.round(bitmap.height * scale) });
+    const context = canvas.getContext("2d");
+    context.imageSmoothingQuality = "high"; // shrunk without aliasing, as the reader's own reduction is
+    context.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
+    return canvas;
+  };
+  const kept = copy(KEPT_PHOTO_PX).toDataURL("image/jpeg", 0.85);
+  const side = Math.max(bitmap.width, bitmap.height);
+  const read = readerSide(side, file.type === "image/jpeg");
+  const upload = read < side ? await new Promise((resolve) => copy(read).toBlob(resolve, "image/jpeg", 0.92)) : null;
+  bitmap.close();
+  return { kept, upload };
 }
 
 /** What a reading of the seat's hand needs to know of the table (the fields of /api/detect and /api/group):
@@ -1477,7 +1508,8 @@ function setUpDeviceCamera() {
     try {
       stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment", width: { ideal: 1920 } } });
     } catch (error) {
-      return setStatus(() => t("camera_refused", { why: error.message }), { error: true });
+      const known = { NotAllowedError: "camera_denied", NotFoundError: "camera_none", NotReadableError: "camera_busy" }[error.name];
+      return setStatus(() => t("camera_refused", { why: known ? t(known) : error.message }), { error: true });
     }
     video.srcObject = stream;
     $("device-camera").hidden = false;
