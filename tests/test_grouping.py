@@ -399,6 +399,7 @@ def test_a_hand_a_tile_short_that_many_kinds_complete_says_how_many() -> None:
     hand = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1s 2s 3s", "4s")), (1, row("# 1z 1z #"))), "wenling")
     assert hand.problems == ("the hand holds 16 tiles (a meld counts three), a winning Wenling hand 17: "
                              "a tile may be missing (any of 32 kinds would complete it)",)
+    assert hand.suggestions == ()  # no guess among them: the player adds the tile
 
 
 def test_bad_region_or_seat_is_one_clear_error() -> None:

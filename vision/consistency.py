@@ -199,8 +199,11 @@ def suggest(detections: Detections, layout: Layout, reading: HandReading, *, sea
 def _missing(reading: HandReading, *, seat: int, indicator: str | None, options: dict[str, Any] | None,
              limit: int) -> tuple[Suggestion, ...]:
     """For a winning hand one tile short (a tile the photo did not show): each tile that completes it, added
-    to the concealed part, as alike in probability."""
+    to the concealed part, as alike in probability; none when more than MANY_COMPLETING kinds do (a guess
+    among them helps no one: the player adds the tile)."""
     completing = _completing(reading, indicator, options, seat)
+    if len(completing) > MANY_COMPLETING:
+        return ()
     return tuple(
         Suggestion((), 1 / len(completing), f"a tile is missing: {tile}",
                    {**reading.player, "concealed": format_tiles(parse_tiles(reading.concealed) + [tile])},
