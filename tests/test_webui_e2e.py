@@ -1203,7 +1203,7 @@ def test_the_score_shows_how_each_total_is_worked_out_and_the_winners_sets(brows
     formula = result["players"][0]["formula"]
     assert "from P1" in formula
     expect(page.locator("#seat-score-0 .formula")).to_have_text("Worked out: " + re.sub(r"\bP(\d)", r"Seat \1", formula))
-    sets = page.locator("#seat-score-0 .set")
+    sets = page.locator("#seat-score-0 .reading .set")
     expect(sets).to_have_count(len(result["reading"]))
     for i, block in enumerate(result["reading"]):
         expect(sets.nth(i).locator(".tile")).to_have_count(len(parse_tiles(block["tiles"])))
@@ -1211,7 +1211,7 @@ def test_the_score_shows_how_each_total_is_worked_out_and_the_winners_sets(brows
     expect(page.locator("#seat-score-0 .set .tile.won")).to_have_attribute("data-code", "5p")
     expect(page.locator("#seat-score-0 .set .tile.wild")).to_have_attribute("data-code", "1m")
     expect(page.locator("#seat-score-0 .reading")).to_contain_text("★ a 金 standing in")
-    expect(page.locator("#seat-scores .set")).to_have_count(len(result["reading"]))  # the winner's only
+    expect(page.locator("#seat-scores .reading .set")).to_have_count(len(result["reading"]))  # the winner's only
     page.locator("#lang").click()
     expect(page.locator("#seat-score-0 .formula")).to_have_text(re.compile("^算法：\\d+ from 1号位 \\+"))
 
@@ -1221,6 +1221,10 @@ def test_the_score_shows_how_each_total_is_worked_out_and_the_winners_sets(brows
     expect(page.locator("#seat-score-0 .formula")).to_have_text("Worked out: (28 + 20) × 23 = 384 → 390")
     expect(page.locator("#seat-score-0 .formula sup")).to_have_text("3")
     expect(page.locator("#seat-score-1 .formula")).to_have_text("Worked out: (0 + 20) × 20 = 20")
+    triplet = page.locator("#seat-score-0 .items summary").nth(1)  # its tiles drawn, not written "111m"
+    expect(triplet).to_contain_text("concealed triplet of winds, terminals or dragons:")
+    expect(triplet).not_to_contain_text("111m")
+    assert [tile.get_attribute("data-code") for tile in triplet.locator(".set .tile").all()] == ["1m"] * 3
     page.locator("#score").screenshot(path=ARTIFACTS / "e2e-score-worked-out.png")
     why = page.locator("#payments tr td:nth-child(4)")  # who pays whom, and why: in the page's language
     expect(why.first).to_have_text("to the winner (points ÷ 10)")

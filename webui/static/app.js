@@ -987,7 +987,12 @@ function itemNames(item) {
   const [first, second] = state.lang === "zh" ? [item.name_zh, item.name] : [item.name, item.name_zh];
   const bare = (text) => (text ?? "").replace(/\s/g, "");
   const rule = item.rule && bare(item.rule) !== bare(item.name_zh) ? ` <small class="rule">${escapeHtml(item.rule)}</small>` : "";
-  return `<span>${escapeHtml(first ?? "")}</span> <small>${escapeHtml(second ?? "")}</small>${rule}`;
+  return `<span>${withTiles(first ?? "")}</span> <small>${withTiles(second ?? "")}</small>${rule}`;
+}
+
+/** Text as HTML, each run of tile codes in it ("exposed kong: 7777z", "flowers: 5577z8f") drawn as small tiles. */
+function withTiles(text) {
+  return escapeHtml(text).replace(/\b(?:[1-9]+[mps]|[1-7]+z|[1-8]+f)+\b/g, (run) => setView({ tiles: run }).outerHTML);
 }
 
 /** A seat's formula as the scorer writes it, as HTML: powers raised, seats named as on the page
