@@ -1169,6 +1169,8 @@ def test_the_dealer_streak_is_checked_at_its_field(browser, server):
         page.locator("#streak").press("Tab")
         expect(page.locator("#streak-problem")).to_have_text("A whole number from 0 to 100. Not saved: the value before is used.")
     assert json.loads(page.evaluate("localStorage.getItem('mjcam.settings')"))["streak"] == 3
+    upload(page, "hand_006")  # the reader asks for the streak: its field answers it, ticked
+    expect(page.locator("#need-list li", has_text="kept the deal")).to_have_class(re.compile(r"\bgiven\b"))
     assert page.errors == []
 
 

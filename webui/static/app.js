@@ -348,6 +348,7 @@ function factGiven(key, seat = state.seat) {
   if (key === "win.from") return state.winner === null || state.by === "self_draw" || (state.by !== null && state.from !== null);
   if (key === "win.tile") return !!h.win?.placed; // the player marked it (not the reader's guess)
   if (key === "dealer") return state.dealer !== null;
+  if (key === "dealer_streak") return true; // its field always holds a count: 0 unless changed, a value refused keeps the last
   if (key === "indicator") return state.indicator !== null || state.indicatorSaid;
   if (/^melds\.\d+\.tiles$/.test(key)) return h.melds.every((meld) => meld.tiles.every((tile) => isTile(tile.code)));
   return false;
