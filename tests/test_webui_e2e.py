@@ -760,9 +760,14 @@ def test_keyboard_focus_stays_where_the_player_is(browser, server):
     detect = upload(page, "hand_006")
     order = [int(i) for i in page.locator("#overlay g.box").evaluate_all("gs => gs.map((g) => g.dataset.index)")]
     lefts = [detect["tiles"][i]["box"][0] for i in order]
-    assert lefts == sorted(lefts)  # one row of tiles: Tab goes left to right
+    assert lefts == sorted(lefts)  # one row of tiles, in reading order
+    expect(page.locator('#overlay g.box[tabindex="0"]')).to_have_count(1)  # the photo is one Tab stop
+    page.locator(f'#overlay g[data-index="{order[0]}"]').focus()
+    for _ in range(3):  # the arrow keys go left to right
+        page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.dataset.index") == str(order[3])
     box = page.locator(f'#overlay g[data-index="{order[3]}"]')
-    press(box)
+    page.keyboard.press("Enter")
     page.locator('#palette .palette-row .tile[data-code="9p"]').last.focus()
     page.keyboard.press("Enter")
     expect(page.locator("#tile-dialog")).to_be_hidden()

@@ -586,7 +586,9 @@ function renderOverlay() {
     if (linked) openTileEditor(linked.gid, linked.index, focusAfter);
     else openTileAdder("concealed", t("concealed"), i, focusAfter);
   };
-  for (const i of readingOrder(photo.tiles)) {
+  const order = readingOrder(photo.tiles);
+  if (!order.includes(overlayStop)) overlayStop = order[0];
+  for (const i of order) {
     const d = photo.tiles[i];
     const linked = locate(hand(), i);
     const code = linked ? linked.tile.code : (photo.codes[i] ?? d.tile);
@@ -600,7 +602,7 @@ function renderOverlay() {
     g.setAttribute("class", classes.join(" "));
     g.dataset.index = i;
     g.dataset.code = code;
-    g.setAttribute("tabindex", "0");
+    g.setAttribute("tabindex", i === overlayStop ? "0" : "-1"); // one Tab stop; the arrow keys move between boxes
     g.setAttribute("role", "button");
     const name = code === "back" ? t("face_down") : tileName(code, state.lang);
     g.setAttribute("aria-label", `${name} ${Math.round(d.confidence * 100)}%`);
@@ -616,15 +618,27 @@ function renderOverlay() {
     title.textContent = `${name} · ${Math.round(d.confidence * 100)}%`;
     g.append(title, rect, label);
     g.addEventListener("click", (event) => open(boxAt(svg, photo.tiles, event) ?? i));
+    g.addEventListener("focus", () => {
+      svg.querySelector('g[tabindex="0"]')?.setAttribute("tabindex", "-1");
+      g.setAttribute("tabindex", "0");
+      overlayStop = i;
+    });
     g.addEventListener("keydown", (event) => {
+      const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
       if (event.key === "Enter" || event.key === " ") {
         event.preventDefault();
         open(i);
+      } else if (step) {
+        event.preventDefault();
+        const next = order[(order.indexOf(i) + step + order.length) % order.length];
+        svg.querySelector(`g[data-index="${next}"]`).focus();
       }
     });
     svg.append(g);
   }
 }
+
+let overlayStop = null; // the detection whose box is the photo's one Tab stop (the last one focused)
 
 /** Box indices in reading order (Tab follows it): rows from the top, each from the left; a box joins a row
  * when its centre lies within half a typical box height of the row's first. */
