@@ -56,7 +56,8 @@ def region_of(rules: Any) -> Region:
 
 
 def validate_table(record: Any) -> Table:
-    """Parse and check a table record; raise RecordError with one line naming the first problem."""
+    """Parse and check a table record; raise RecordError with one line naming the first problem (a winner's
+    hand that is no win, the one-tile changes that would make it one: `Region.near_wins`)."""
     if not isinstance(record, dict):
         raise RecordError("the record must be a JSON object")
     if "rules" not in record:
@@ -69,7 +70,7 @@ def validate_table(record: Any) -> Table:
         near = region.near_wins(table)
         if not near:
             raise
-        changes = ", or ".join(f"{old} changed to {new}" if k == 0 else f"{old} to {new}" for k, (old, new) in enumerate(near))
+        changes = ", or ".join(f"{old} {'changed ' if k == 0 else ''}to {new}" for k, (old, new) in enumerate(near))
         raise NoWin(f"{error}; it would be one with {changes}") from None
     return table
 

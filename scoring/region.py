@@ -159,14 +159,14 @@ class Region:
         win, player = table.win, table.players[table.win.player]
         found: list[tuple[str, str]] = []
         for old in dict.fromkeys(player.concealed or ()):
-            for new in PLAYING_TILES:
+            for new in (tile for tile in PLAYING_TILES if tile != old):
                 concealed = list(player.concealed or ())
                 concealed[concealed.index(old)] = new
                 last = old == win.tile and concealed.count(old) == 0
                 changed = replace(table, win=replace(win, tile=new) if last else win,
                                   players=tuple(replace(p, concealed=tuple(concealed)) if p is player else p
                                                 for p in table.players))
-                if new != old and self._record_holds(changed) and self.is_win(changed):
+                if self._record_holds(changed) and self.is_win(changed):
                     found.append((old, new))
         return sorted(found, key=lambda change: (change[0][1] != change[1][1],
                                                  abs(TILE_INDEX[change[0]] - TILE_INDEX[change[1]])))[:NEAR_WINS]

@@ -960,8 +960,9 @@ function renderScore(result) {
     const box = document.createElement("section");
     box.className = "seat-score";
     box.id = `seat-score-${player.seat}`;
-    // a payer whose items only say what its payment is made of (Baicheng: the base and its 番) shows no total of 0
-    const payer = !player.total && player.seat !== result.winner;
+    // where only the winner is scored, a payer's items say what its payment is made of (Baicheng: the base
+    // and its 番): no total of 0
+    const payer = !info.scores_non_winners && !player.total && player.seat !== result.winner;
     box.innerHTML = `<h3>${seatLabel(player.seat)} — ${payer ? t("pays_by")
       : `${t("total")} <span class="total">${player.total}</span> ${player.unit ?? ""}`}</h3>`;
     if (player.seat === result.winner && result.reading?.length) box.append(readingView(result.reading));
