@@ -679,7 +679,7 @@ def test_a_photo_over_the_limit_gets_one_line(browser, server, tmp_path):
     big = tmp_path / "big.jpg"
     big.write_bytes(b"\xff\xd8\xff" + bytes(21 * 2**20))
     page.set_input_files("#photo-file", str(big))
-    expect(page.locator("#status")).to_have_text("The photo is larger than the 20 MB limit.")
+    expect(page.locator("#status")).to_have_text("big.jpg: the photo is larger than the 20 MB limit.")
     expect(page.locator("#status")).to_have_class(re.compile("error"))
 
 

@@ -411,7 +411,7 @@ async function post(url, body, label) {
   } catch {
     return { error: () => t("no_server") };
   }
-  if (response.status === 413) return { error: tooLarge };
+  if (response.status === 413) return { error: tooLarge(body instanceof FormData ? body.get("image")?.name : t("photo")) };
   const answer = await response.json().catch(() => null);
   if (!answer) return { error: () => t("http_error", { status: response.status }) };
   if (!response.ok) return { error: () => serverError(label, answer) };
@@ -437,7 +437,7 @@ function plainEnglish(text) {
   );
 }
 
-const tooLarge = () => t("too_large", { mb: Math.floor(MAX_PHOTO_BYTES / 2 ** 20) });
+const tooLarge = (name) => () => t("too_large", { name, mb: Math.floor(MAX_PHOTO_BYTES / 2 ** 20) });
 
 // ---------------------------------------------------------------------------------------- rendering
 /** After the player edits the hand: the reader's notes and suggestions were about its reading, not this. */
@@ -1277,7 +1277,7 @@ async function readPhoto(file) {
   setStatus(() => t("reading"));
   const drawn = await drawnPhoto(file);
   const sent = drawn?.upload || file;
-  if (sent.size > MAX_PHOTO_BYTES) return setStatus(tooLarge, { error: true });
+  if (sent.size > MAX_PHOTO_BYTES) return setStatus(tooLarge(file.name || "photo.jpg"), { error: true });
   const form = new FormData();
   form.append("image", sent, file.name || "photo.jpg");
   await requestReading(state.seat, drawn?.kept ?? null, "/api/detect", form);
