@@ -369,7 +369,9 @@ def test_drop_a_photo(browser, server):
 def test_webcam_from_a_video_file(browser, tmp_path):
     video = tmp_path / "table.avi"
     photo = next(VALID_IMAGES.glob("hand_004_*.jpg"))
-    write_table_video(video, [photo], fps=10, still_seconds=2.0, sweep_seconds=0.8)
+    empty = tmp_path / "felt.jpg"  # the table cleared for the next hand
+    cv2.imwrite(str(empty), np.full((480, 640, 3), (60, 110, 40), np.uint8))
+    write_table_video(video, [photo, empty], fps=10, still_seconds=4.0, sweep_seconds=0.8)
     process, url = start_server("--camera", str(video))
     try:
         page = open_page(browser, url, "daishan")
@@ -380,10 +382,22 @@ def test_webcam_from_a_video_file(browser, tmp_path):
         assert page.locator("#overlay g.box").count() >= 10
         expect(page.locator("#camera-status")).to_contain_text(re.compile("ended|still"))
         page.screenshot(path=ARTIFACTS / "e2e-webcam.png", full_page=True)
+        first = page.locator('#groups [data-group="concealed"] .tile[data-code]').first
+        first.click()
+        pick(page, "5s")  # a correction, then the same hand captured again (a nudge, Capture now)
+        corrected = hand_codes(page)
         page.locator("#capture-now").click()
-        expect(page.locator("#photo-img")).to_have_attribute("src", "/api/camera/captures/2.jpg")
+        expect(page.locator("#status")).to_have_text(
+            "The camera sees Seat 0's hand as read before: kept as it is, with any corrections.")
+        expect(page.locator("#photo-img")).to_have_attribute("src", "/api/camera/captures/1.jpg")
+        assert hand_codes(page) == corrected
         status = json.loads(page.evaluate("fetch('/api/camera').then(r => r.text())"))
-        assert status["capture"] == 2
+        assert status["capture"] == 2 and re.fullmatch("[0-9a-f]{8}", status["run"])
+        # the table cleared: no tiles is no error for a fixed camera, and the hand stays
+        expect(page.locator("#status")).to_have_text("No tiles in the camera's view: it waits for the next hand.",
+                                                     timeout=20_000)
+        expect(page.locator("#status")).not_to_have_class(re.compile("error"))
+        assert hand_codes(page) == corrected
         assert page.errors == []
     finally:
         stop(process)

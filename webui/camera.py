@@ -10,6 +10,7 @@ its own frame rate, like a live camera, and the camera ends with it.
 from __future__ import annotations
 
 import os
+import secrets
 import stat
 import threading
 import time
@@ -46,6 +47,8 @@ class StillnessSettings:
 SMALL_WIDTH = 160
 LIVE_SIDE = 960
 KEEP_CAPTURES = 8
+NO_FRAME = "no frame, reopening"
+"""The end of the status error of a source that stopped sending frames (the page says it in its own words)."""
 REOPEN_SECONDS = 2.0
 
 
@@ -117,6 +120,8 @@ class Camera:
         self._last_capture_small: np.ndarray | None = None
         self._captures: OrderedDict[int, tuple[bytes, Photo]] = OrderedDict()
         self._next_id = 1
+        self.run = secrets.token_hex(4)
+        """This server run's token: capture ids start from 1 in each run, so a page tells captures apart by both."""
         self._ended = False
         self._error: str | None = None
 
@@ -179,7 +184,7 @@ class Camera:
 
     def _reopen(self) -> None:
         with self._lock:
-            self._error = f"camera source {self.source}: no frame, reopening"
+            self._error = f"camera source {self.source}: {NO_FRAME}"
         self._video.release()
         while not self._stop.wait(REOPEN_SECONDS):
             try:
@@ -261,5 +266,6 @@ class Camera:
                 "frames": self._frame_count,
                 "still_seconds": round(still, 2),
                 "capture": next(reversed(self._captures), None),
+                "run": self.run,
                 "size": None if self._frame is None else [self._frame.shape[1], self._frame.shape[0]],
             }

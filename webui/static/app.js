@@ -1336,7 +1336,7 @@ const photosBeingRead = new Set(); // the seats whose latest photo has not been 
 /** Read a photo (``photoUrl``: what shows it, or a promise of it) as the seat's hand. A photo with no tile
  * changes nothing; a hand it replaces can be brought back (Undo). Only the seat's latest photo's answer is
  * taken; one read with rules, indicator or options changed meanwhile is read again. */
-async function requestReading(seat, photoUrl, endpoint, form) {
+async function requestReading(seat, photoUrl, endpoint, form, { camera = false } = {}) {
   const fields = readingFields(seat);
   const asked = readWith(seat);
   for (const [name, value] of Object.entries(fields)) form.append(name, typeof value === "object" ? JSON.stringify(value) : value);
@@ -1349,17 +1349,24 @@ async function requestReading(seat, photoUrl, endpoint, form) {
   photosBeingRead.delete(seat);
   renderMoveHand();
   if (error) return setStatus(error, { error: true });
-  if (!answer.tiles.length) return setStatus(() => t("no_tiles"), { error: true });
+  if (!answer.tiles.length) return camera ? setStatus(() => t("camera_no_tiles")) : setStatus(() => t("no_tiles"), { error: true });
+  const read = handTiles(answer);
+  const seen = camera ? [0, 1, 2, 3].find((other) => state.photos[other]?.read === read) : undefined;
+  if (seen !== undefined) return setStatus(() => t("camera_same", { seat: seatLabel(seen) }));
   const before = tileCount(state.hands[seat]) ? snapshot() : null;
-  state.photos[seat] = { url, readWith: asked, width: answer.width, height: answer.height, tiles: answer.tiles };
+  state.photos[seat] = { url, readWith: asked, read, width: answer.width, height: answer.height, tiles: answer.tiles };
   applyReading(seat, answer, answer.tiles.map((d) => d.tile));
   claimWinner(seat);
   setStatus(readingNotes(seat, answer));
   if (before) offerUndo(before, () => t("replaced", { seat: seatLabel(seat) }));
   render();
-  if (seat === state.seat) bringPhotoIntoView();
+  if (seat === state.seat && !camera) bringPhotoIntoView(); // the table camera's view is where the player left it
   if (readStale(state.photos[seat], seat)) regroup();
 }
+
+/** The tiles a reading (of /api/detect) takes into the hand, sorted, as text: whether a capture shows the hand a
+ * photo already showed (whoever is taken to have won). */
+const handTiles = (answer) => (answer.hand?.groups || []).flatMap((g) => g.tiles).map((i) => answer.tiles[i].tile).sort().join(" ");
 
 /** What the status line says of a new photo of the seat read (``answer`` of /api/detect): the tiles found,
  * the hand's doubtful tiles named (a legal hand may be read wrong there), or a better photo asked for when
@@ -1551,7 +1558,8 @@ function setUpTableCamera() {
   $("table-camera").hidden = false;
   const live = $("live");
   let ended = false;
-  let lastCapture = null; // read before a reload: its hand is restored
+  let lastCapture = null; // "run:id" of the capture read last (before a reload too: its hand is restored)
+  let run = null; // the server run's token: capture ids start again at 1 when the server restarts
   try {
     lastCapture = JSON.parse(window.sessionStorage.getItem(CAPTURE_KEY));
   } catch {} // storage blocked in this browser
@@ -1563,18 +1571,25 @@ function setUpTableCamera() {
   live.alt = t("live_alt");
   nextFrame();
   const readCapture = (id) => {
-    lastCapture = id;
+    lastCapture = `${run}:${id}`;
     try {
-      window.sessionStorage.setItem(CAPTURE_KEY, JSON.stringify(id));
+      window.sessionStorage.setItem(CAPTURE_KEY, JSON.stringify(lastCapture));
     } catch {} // storage blocked: a reload reads the capture again
-    requestReading(state.seat, `/api/camera/captures/${id}.jpg`, `/api/camera/captures/${id}/detect`, new FormData());
+    requestReading(state.seat, `/api/camera/captures/${id}.jpg`, `/api/camera/captures/${id}/detect`, new FormData(), { camera: true });
+  };
+  const cameraLine = (status) => {
+    if (status.error) return status.error.endsWith(": no frame, reopening") ? t("camera_lost") : status.error;
+    return status.ended ? t("camera_ended") : t("camera_watching", { s: status.still_seconds.toFixed(1) });
   };
   const poll = async () => {
     try {
       const status = await (await fetch("/api/camera")).json();
       ended = status.ended;
-      $("camera-status").textContent = status.error || (status.ended ? t("camera_ended") : t("camera_watching", { s: status.still_seconds.toFixed(1) }));
-      if (status.capture !== null && status.capture !== lastCapture) readCapture(status.capture);
+      run = status.run;
+      $("camera-status").textContent = cameraLine(status);
+      $("camera-status").classList.toggle("error", !!status.error);
+      $("capture-now").disabled = !!status.error; // a stalled camera's last picture is no capture
+      if (status.capture !== null && `${run}:${status.capture}` !== lastCapture) readCapture(status.capture);
     } catch {
       $("camera-status").textContent = t("no_server");
     }
