@@ -80,6 +80,20 @@ def test_motion_resets_and_only_a_new_picture_is_captured(video):
     assert show(picture(5), 1) == [2]
 
 
+def test_a_hand_laid_on_a_dim_table_is_captured(video):
+    camera = Camera(str(video), StillnessSettings(still_seconds=0.5))
+    table = np.full((240, 320, 3), (40, 90, 30), np.uint8)
+    hand = cv2.resize(cv2.imread(str(PHOTOS[0])), (320, 240), interpolation=cv2.INTER_AREA)
+    now = 0.0
+    for frame, seconds in ((table, 1.0), (hand, 1.0)):  # a cleared table, then a hand, at a tenth of the light
+        dim = (frame * 0.1).astype(np.uint8)
+        captures = []
+        for k in range(round(seconds * 10)):
+            captures.append(camera.process(cv2.add(dim, np.full_like(dim, k % 2)), now))
+            now += 0.1
+        assert [c for c in captures if c is not None] == [1 if frame is table else 2]
+
+
 def test_noise_below_threshold_counts_as_still(video):
     camera = Camera(str(video))
     base = picture(3)

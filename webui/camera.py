@@ -66,7 +66,18 @@ def small_grey(frame: np.ndarray) -> np.ndarray:
     return cv2.GaussianBlur(grey, (5, 5), 0)
 
 
-def changed_fraction(a: np.ndarray, b: np.ndarray, pixel_delta: int) -> float:
+DIM_LEVEL = 64
+"""A picture whose mean grey level (0–255) is below this is dim: a hand laid on a dim table changes its pixels
+by less, so the change a pixel must show to count shrinks in proportion, to a quarter at most (`dim_delta`)."""
+
+
+def dim_delta(a: np.ndarray, b: np.ndarray, pixel_delta: int) -> float:
+    """The change a pixel of two small grey frames must show to count: ``pixel_delta``, less in dim light."""
+    level = (float(a.mean()) + float(b.mean())) / 2
+    return max(pixel_delta / 4, pixel_delta * min(1.0, level / DIM_LEVEL))
+
+
+def changed_fraction(a: np.ndarray, b: np.ndarray, pixel_delta: float) -> float:
     """The share of pixels that differ by more than ``pixel_delta`` between two small grey frames."""
     if a.shape != b.shape:
         return 1.0
@@ -204,7 +215,8 @@ class Camera:
             previous = self._previous_small
             self._frame, self._previous_small, self._last_time = frame, small, now
             self._frame_count += 1
-            if previous is not None and changed_fraction(small, previous, settings.pixel_delta) > settings.motion_fraction:
+            if previous is not None and (changed_fraction(small, previous, dim_delta(small, previous, settings.pixel_delta))
+                                         > settings.motion_fraction):
                 self._still_since, self._armed = None, True
                 return None
             if self._still_since is None:
@@ -212,8 +224,9 @@ class Camera:
             if not self._armed or now - self._still_since < settings.still_seconds:
                 return None
             self._armed = False
-            if (self._last_capture_small is not None and
-                    changed_fraction(small, self._last_capture_small, settings.pixel_delta) <= settings.change_fraction):
+            last = self._last_capture_small
+            if last is not None and (changed_fraction(small, last, dim_delta(small, last, settings.pixel_delta))
+                                     <= settings.change_fraction):
                 return None
             return self._add_capture(frame, small)
 
