@@ -5,6 +5,7 @@ from a video file. Screenshots go to ``test-artifacts/``.
 import base64
 import csv
 import json
+import math
 import re
 import subprocess
 import sys
@@ -879,6 +880,28 @@ def test_a_tile_the_photo_did_not_show_is_added_with_one_tap_and_undone(browser,
     page.locator("#suggestion-list li button").click()
     switch_rules(page, "baicheng")  # read again for other rules: the added tile is the player's, and stays
     assert sorted(hand_codes(page, "concealed") + hand_codes(page, "win")) == sorted(before + ["5z"])
+    assert page.errors == []
+
+
+def test_a_slanted_row_is_one_row_in_a_suggestions_words(browser, server):
+    page = open_page(browser, server, "daishan")
+    photo = next(VALID_IMAGES.glob("hand_006_*.jpg"))
+    answer = page.request.post(server + "api/detect", multipart={
+        "image": {"name": photo.name, "mimeType": "image/jpeg", "buffer": photo.read_bytes()}, "rules": "daishan"}).json()
+    w, h, turn = answer["width"], answer["height"], math.radians(20)
+
+    def slanted(box):  # the box's centre turned by 20° about the photo's centre (a hand photographed aslant)
+        x, y = (box[0] + box[2]) / 2 - w / 2, (box[1] + box[3]) / 2 - h / 2
+        x, y = x * math.cos(turn) - y * math.sin(turn) + w / 2, x * math.sin(turn) + y * math.cos(turn) + h / 2
+        return [x - (box[2] - box[0]) / 2, y - (box[3] - box[1]) / 2, x + (box[2] - box[0]) / 2, y + (box[3] - box[1]) / 2]
+
+    tiles = [{**tile, "box": slanted(tile["box"])} for tile in answer["tiles"]]
+    fourth = sorted(range(len(tiles)), key=lambda i: answer["tiles"][i]["box"][0])[3]
+    change = {"changes": [{"index": fourth, "tile": "9m"}], "added": [], "probability": 0.6, "text": "", "text_zh": None,
+              "hand": answer["hand"], "win_tile": answer["hand"]["win_tile"]}
+    page.route("**/api/detect", lambda route: route.fulfill(json={**answer, "tiles": tiles, "suggestions": [change]}))
+    page.set_input_files("#photo-file", str(photo))
+    expect(page.locator("#suggestion-list li")).to_contain_text("(tile 4 from the left in the photo) → 9 Characters")
     assert page.errors == []
 
 

@@ -18,6 +18,7 @@ const SETTINGS_KEY = "mjcam.settings"; // what stays from one hand to the next: 
 const HAND_KEY = "mjcam.hand"; // sessionStorage: the hand in progress and its rules, kept over a reload
 const HAND_VERSION = 2; // of what HAND_KEY keeps: a table kept by another version is not restored
 const CAPTURE_KEY = "mjcam.capture"; // sessionStorage: the table camera's capture last read, not read again after a reload
+const ROW_SLANT = 35; // degrees: rows slanting more than this are read as level (a spread that is no row)
 const KEPT_PHOTO_PX = 1280; // the photo is kept (and shown) at most this many pixels across
 const RECORD_JARGON = /^invalid table record: /; // how the API introduces the scorer's line; not for players
 const $ = (id) => document.getElementById(id);
@@ -640,21 +641,37 @@ function renderOverlay() {
 
 let overlayStop = null; // the detection whose box is the photo's one Tab stop (the last one focused)
 
-/** Box indices in reading order (Tab follows it): rows from the top, each from the left; a box joins a row
- * when its centre lies within half a typical box height of the row's first. */
+/** Box indices in reading order (Tab follows it): rows from the top, each from the left, rows slanted as the
+ * photo's are (`rowFrame`); a box joins a row when its centre lies within half a typical box height of the
+ * row's first. */
 const readingOrder = (tiles) => readingRows(tiles).flat();
 
 function readingRows(tiles) {
-  const middle = (i) => (tiles[i].box[1] + tiles[i].box[3]) / 2;
+  const [along, across] = rowFrame(tiles);
   const heights = tiles.map(({ box }) => box[3] - box[1]).sort((a, b) => a - b);
   const half = (heights[heights.length >> 1] ?? 0) / 2;
   const rows = [];
-  for (const i of tiles.map((_, i) => i).sort((a, b) => middle(a) - middle(b))) {
+  for (const i of tiles.map((_, i) => i).sort((a, b) => across(a) - across(b))) {
     const row = rows.at(-1);
-    if (row && middle(i) - middle(row[0]) < half) row.push(i);
+    if (row && across(i) - across(row[0]) < half) row.push(i);
     else rows.push([i]);
   }
-  return rows.map((row) => row.sort((a, b) => tiles[a].box[0] - tiles[b].box[0]));
+  return rows.map((row) => row.sort((a, b) => along(a) - along(b)));
+}
+
+/** Where each box lies along the photo's rows and across them: the rows run the way the boxes' centres spread
+ * most (a hand photographed at a slant) when that is within ROW_SLANT degrees of level, else level. */
+function rowFrame(tiles) {
+  const x = tiles.map(({ box }) => (box[0] + box[2]) / 2);
+  const y = tiles.map(({ box }) => (box[1] + box[3]) / 2);
+  const mean = (v) => v.reduce((a, b) => a + b, 0) / Math.max(v.length, 1);
+  const [mx, my] = [mean(x), mean(y)];
+  const sxx = mean(x.map((v) => (v - mx) ** 2)), syy = mean(y.map((v) => (v - my) ** 2));
+  const sxy = mean(x.map((v, i) => (v - mx) * (y[i] - my)));
+  let slant = Math.atan2(2 * sxy, sxx - syy) / 2;
+  if (Math.abs(slant) > (ROW_SLANT * Math.PI) / 180) slant = 0;
+  const [c, s] = [Math.cos(slant), Math.sin(slant)];
+  return [(i) => x[i] * c + y[i] * s, (i) => y[i] * c - x[i] * s];
 }
 
 /** The smallest box under a tap: where boxes overlap (a tile lying on another), the one that is not covered. */
