@@ -144,10 +144,7 @@ class Region:
     # -- checks ------------------------------------------------------------------------------------
     def check(self, table: Table) -> None:
         """Raise RecordError on the first thing wrong with a parsed table."""
-        self.check_tiles(table)
-        self.check_counts(table)
-        self.check_sizes(table)
-        self.check_win(table)
+        self.check_record(table)
         if table.win is not None and not self.is_win(table):
             raise NoWin(f"players[{table.win.player}]'s hand is not a legal win under {self.info.key} rules")
 
@@ -171,13 +168,17 @@ class Region:
         return sorted(found, key=lambda change: (change[0][1] != change[1][1],
                                                  abs(TILE_INDEX[change[0]] - TILE_INDEX[change[1]])))[:NEAR_WINS]
 
+    def check_record(self, table: Table) -> None:
+        """Raise RecordError on the first thing wrong with a parsed table but the win's shape."""
+        self.check_tiles(table)
+        self.check_counts(table)
+        self.check_sizes(table)
+        self.check_win(table)
+
     def _record_holds(self, table: Table) -> bool:
-        """Whether the table passes every record check but the win's shape."""
+        """Whether the table passes every record check but the win's shape (`check_record`)."""
         try:
-            self.check_tiles(table)
-            self.check_counts(table)
-            self.check_sizes(table)
-            self.check_win(table)
+            self.check_record(table)
         except RecordError:
             return False
         return True

@@ -1383,14 +1383,17 @@ async function requestReading(seat, photoUrl, endpoint, form, { camera = false }
 
 /** The tiles a reading (of /api/detect) takes into the hand, sorted, as text: whether a capture shows the hand a
  * photo already showed (whoever is taken to have won). */
-const handTiles = (answer) => (answer.hand?.groups || []).flatMap((g) => g.tiles).map((i) => answer.tiles[i].tile).sort().join(" ");
+const handTiles = (answer) => heldOf(answer).map((i) => answer.tiles[i].tile).sort().join(" ");
+
+/** The detections a reading (of /api/detect) takes into the hand, group by group (`HandReading.held`). */
+const heldOf = (answer) => (answer.hand?.groups || []).flatMap((g) => g.tiles);
 
 /** What the status line says of a new photo of the seat read (``answer`` of /api/detect): the tiles found,
  * the hand's doubtful tiles named (a legal hand may be read wrong there), or a better photo asked for when
  * too many of the hand are doubtful, a winner elsewhere named. */
 function readingNotes(seat, answer) {
   const doubtful = answer.tiles.filter((d) => d.confidence < DOUBTFUL).length;
-  const handDoubtful = (answer.hand?.groups || []).flatMap((g) => g.tiles).filter((i) => answer.tiles[i].confidence < DOUBTFUL);
+  const handDoubtful = heldOf(answer).filter((i) => answer.tiles[i].confidence < DOUBTFUL);
   const winner = state.winner;
   const elsewhere = (state.hands[seat].win || answer.hand?.apart) && winner !== null && winner !== seat;
   const names = () => listOf(handDoubtful.map((i) => tileName(answer.tiles[i].tile, state.lang)));
