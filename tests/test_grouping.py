@@ -484,6 +484,15 @@ def test_box_across_two_neighbours_is_a_double_left_out() -> None:
     assert hand.away == (14,)
 
 
+def test_upright_box_on_a_claimed_tile_is_left_out_as_its_second_box() -> None:
+    # the claimed 3s boxed twice, lying and upright: four tiles are no kong, three make the chow
+    chow = laid((0, row("1m 2m 3m 4p 5p 6p 7s", "7s")), PUNG, (2, row("3s* 4s 5s")))
+    x1, y1, _, _ = chow.xyxy[11]
+    hand = group_hand(_with(chow, box=[x1, y1 - 0.3 * H, x1 + W, y1 + 0.7 * H], code="3s", confidence=0.6), "daishan")
+    assert (hand.concealed, hand.win_tile, hand.problems, hand.away) == ("123m456p77s", "7s", (), (14,))
+    assert hand.melds[1] == {"type": "chow", "tiles": "345s", "from": 3}
+
+
 def test_false_back_in_the_gap_before_the_winning_tile_is_left_out() -> None:
     clean = laid(DAISHAN, PUNG)
     (_, top, a, bottom), (b, _, _, _) = clean.xyxy[9], clean.xyxy[10]

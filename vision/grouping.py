@@ -73,6 +73,10 @@ DOUBLE_LINE = 0.2
 """Tiles this close across the row (tile sizes) are in line..."""
 DOUBLE_REACH = 1.5
 """... and neighbours when this close along it."""
+BOXED_TWICE = 0.3
+"""Two boxes overlapping at least this much (IoU) may be one tile boxed twice (`_boxed_twice`)."""
+BOXED_TWICE_TRIALS = 3
+"""At most this many boxes are tried left out as a tile's second box."""
 BACK_REACH = 3.5
 """A concealed kong's other back lies within this many box lengths along the row..."""
 BACK_LINE = 0.5
@@ -1292,6 +1296,28 @@ def _missing_doubles(detections: Detections, layout: Layout, reading: HandReadin
     return sorted(among, key=lambda i: -float(detections.confidence[i]))
 
 
+def _boxed_twice(detections: Detections, layout: Layout, left_out: frozenset[int]) -> list[int]:
+    """The less confident box of each pair that may be one tile boxed twice, the most overlapping pairs
+    first: boxes overlapping at IoU >= BOXED_TWICE, one lying and one upright or one above the other
+    across the row (two alike side by side may be a row seen edge-on, whose tiles' boxes overlap: that
+    is left to `_doubles`). Flowers laid aside often overlap one another and a tile beside them, so no
+    pair with a flower is taken. Each is left out only when that makes the hand legal."""
+    overlap = np.triu(box_iou(detections.xyxy, detections.xyxy), 1)
+    pairs = []
+    for i, j in zip(*np.nonzero(overlap >= BOXED_TWICE)):
+        along, across = np.abs(layout.points[i] - layout.points[j])
+        if ({i, j} & left_out or detections.tiles[i] in FLOWERS or detections.tiles[j] in FLOWERS
+                or (detections.sideways[i] == detections.sideways[j] and along > across)):
+            continue
+        pairs.append((float(overlap[i, j]), int(i), int(j)))
+    found: list[int] = []
+    for _, i, j in sorted(pairs, reverse=True):
+        weaker = i if detections.confidence[i] < detections.confidence[j] else j
+        if weaker not in found:
+            found.append(weaker)
+    return found[:BOXED_TWICE_TRIALS]
+
+
 def _odd_backs(layout: Layout, tiles: tuple[str, ...]) -> set[int]:
     """Face-down tiles in a group with face-up ones that no concealed kong explains: a concealed kong is four
     tiles in a row, both ends face down and the middle two alike (or all four down), so a back beyond the
@@ -1415,7 +1441,7 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
     the indicator tile when known; ``frame`` the photo's (width, height), to leave out slivers of tiles its
     edge cuts off (`edge_slivers`). A stretched photo is read with its axis scaled back (`unstretched`). When the hand is not legal as read, the backs no concealed
     kong explains (`_odd_backs`, in the rows of each likely up direction of the hand), a likely double box
-    (`_likely_doubles`), a group that reads as no meld (`_misfits`), a concealed kong of four backs
+    (`_likely_doubles`), the weaker of two boxes on one tile (`_boxed_twice`), a group that reads as no meld (`_misfits`), a concealed kong of four backs
     (`_walls`), a meld too many (`_extra_melds`), the tiles read as flowers where none are played
     (`_unplayed_flowers`) or a tile between claimed melds laid touching
     (`_joining_strays`) is left out, melds laid touching are parted (`_parted`), flowers laid inside the
@@ -1450,6 +1476,7 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
                   for double in _missing_doubles(detections, layout, reading)] \
             + [(up, backs, detections, "", none) for up, backs in odd] \
             + [(layout.up, {double}, detections, "", none) for double in _likely_doubles(detections, layout, reading)] \
+            + [(layout.up, {twice}, detections, "", none) for twice in _boxed_twice(detections, layout, slivers)] \
             + [(layout.up, misfit, detections, "", none)
                for misfit in _misfits(reading) + _walls(reading) + _extra_melds(reading, layout)
                + _unplayed_flowers(reading, detections)] \
