@@ -19,6 +19,8 @@ from vision.images import read_photo
 from vision.metrics import box_iou, match_pairs, read_yolo_labels, to_pixel_boxes
 
 MJCAM = [sys.executable, "-m", "mjcam.cli"]
+TURNED_TRAINING_PHOTO = "421037392_1075389720365526_3606502953821611535_n_jpg.rf.6c17228a590a75"
+"""A training photo's copy turned by 45°, which a squeeze looks surer of (`SQUEEZE_GAIN` keeps it as it is)."""
 HAND_PHOTOS = sorted((p for p in load_split("valid") if p.source.startswith("hand_")), key=lambda p: p.image.name)
 
 
@@ -170,8 +172,9 @@ def _named_right(photo, found) -> int:
 
 def test_a_stretched_picture_is_read_squeezed_back(detector):
     """The 16 screenshots of valid were stretched to 640×640 from tall narrow pictures (each tile about nine
-    times wider than tall): as they are the detector finds none of their tiles; squeezed back (14 of them:
-    in two it is sure of pieces of tiles as they are), most, boxed in the picture's own pixels."""
+    times wider than tall): as they are the detector finds none of their tiles; squeezed back, nearly all,
+    boxed in the picture's own pixels. In two of them, as they are, the detector finds more boxes than the
+    squeezed view (pieces of tiles, at low scores): the squeezed view's fewer sure boxes still win."""
     screenshots = [p for p in load_split("valid") if p.source.startswith("Screenshot")]
     assert len(screenshots) == 16
     right = total = squeezed = 0
@@ -183,7 +186,7 @@ def test_a_stretched_picture_is_read_squeezed_back(detector):
             assert scale[1] == 1 and scale[0] < 1 / 2 and view.shape[0] == image.shape[0]  # squeezed across
         right += _named_right(photo, detector.detect(image))
         total += len(photo.tiles)
-    assert squeezed >= 13 and right / total >= 0.8, f"{squeezed} squeezed, {right}/{total} named right"
+    assert squeezed == 16 and right / total >= 0.95, f"{squeezed} squeezed, {right}/{total} named right"
 
 
 def test_a_stretched_strip_whose_pieces_of_tiles_fool_the_detector_is_squeezed_back(detector, tmp_path):
@@ -202,6 +205,14 @@ def test_a_stretched_strip_whose_pieces_of_tiles_fool_the_detector_is_squeezed_b
     found = detector.detect(image)
     pairs = match_pairs(box_iou(to_pixel_boxes(boxes, 640, 640), found.xyxy), 0.5)
     assert len(tiles) == 14 and sum(tiles[t] == found.tiles[p] for t, p in pairs) >= 13
+
+
+def test_a_turned_training_photo_whose_squeezed_copy_looks_surer_is_not_squeezed(detector):
+    """A training photo turned by 45° (tiles seen aslant, at lower scores): squeezed to a third of its height
+    the detector finds 14 tiles at a median score of 0.72 against 16 at 0.57, but that is not the clear gain
+    a stretched picture shows (`SQUEEZE_GAIN`)."""
+    photo = next(p for p in load_split("train") if p.image.name.startswith(TURNED_TRAINING_PHOTO))
+    assert detector.find_tiles_unstretched(read_photo(photo.image).image)[1] == (1.0, 1.0)
 
 
 def test_a_photo_the_detector_is_sure_of_or_a_blank_one_is_not_squeezed(detector):

@@ -43,9 +43,9 @@ MIN_SURE_TILES = 3
 SQUEEZES = {4.5: (3.0, 6.5), 9.0: (6.5, 13.0)}
 """The factors by which such a photo is squeezed along either axis to undo a stretch: first each key, then,
 along the axis of the key that won, its two neighbours."""
-SQUEEZE_GAIN = 1.3
-"""A squeezed view replaces the photo as it is when the summed scores of its tile-shaped boxes are more than
-this many times the photo's, and the median score of its tiles is no lower."""
+SQUEEZE_GAIN = 2.0
+"""A squeezed view replaces the photo as it is when its tile-shaped boxes amount to more than this many times
+the photo's in sure tiles (`_sure_mass`), and the median score of its tiles is no lower."""
 ZOOM_SHARE = 0.75
 """When the region holding a photo's tiles spans at most this share of its width and of its height (the phone
 held far from the hand), the detector looks again at that region alone, enlarged: small tiles are found and
@@ -192,7 +192,7 @@ class TileDetector:
         if looks_sure(boxes, scores):
             return best
         sure, shapely = _sure_scores(boxes, scores)
-        best_total, least_median = SQUEEZE_GAIN * sure[shapely].sum(), np.median(sure) if len(sure) else 0.0
+        best_total, least_median = SQUEEZE_GAIN * _sure_mass(sure[shapely]), np.median(sure) if len(sure) else 0.0
         won = None
         for axis, factor in [(axis, factor) for factor in SQUEEZES for axis in (0, 1)]:
             view, total, median = self._squeezed(image, axis, factor)
@@ -241,8 +241,8 @@ class TileDetector:
 
     def _squeezed(self, image: np.ndarray, axis: int, factor: float) -> tuple[tuple, float, float]:
         """`find_tiles` in ``image`` squeezed ``factor`` times along ``axis`` (0: x, 1: y): (the view as
-        `find_tiles_unstretched` gives it, the summed score of its tile-shaped boxes, the median score of its
-        tiles); a view with fewer than MIN_SURE_TILES tiles scores 0."""
+        `find_tiles_unstretched` gives it, the sure tiles its tile-shaped boxes amount to (`_sure_mass`), the
+        median score of its tiles); a view with fewer than MIN_SURE_TILES tiles scores 0."""
         height, width = image.shape[:2]
         size = (max(round(width / factor), 1), height) if axis == 0 else (width, max(round(height / factor), 1))
         view = cv2.resize(image, size, interpolation=cv2.INTER_AREA)
@@ -250,7 +250,7 @@ class TileDetector:
         sure, shapely = _sure_scores(boxes, scores)
         if len(sure) < MIN_SURE_TILES:
             return (), 0.0, 0.0
-        return (view, (size[0] / width, size[1] / height), boxes, scores), float(sure[shapely].sum()), float(np.median(sure))
+        return (view, (size[0] / width, size[1] / height), boxes, scores), _sure_mass(sure[shapely]), float(np.median(sure))
 
     def classify(self, image: np.ndarray, boxes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Class probabilities (N, 43), face up vectors (N, 2) and face axes (N, 2: `sideways_flags`) of the
@@ -352,6 +352,13 @@ def looks_sure(boxes: np.ndarray, scores: np.ndarray) -> bool:
     score at least UNSURE_SCORE, most of them shaped like a tile (`ODD_SHAPE`)."""
     sure, shapely = _sure_scores(boxes, scores)
     return len(sure) >= MIN_SURE_TILES and np.median(sure) >= UNSURE_SCORE and shapely.mean() > 0.5
+
+
+def _sure_mass(scores: np.ndarray) -> float:
+    """How many sure tiles boxes of these scores (at least the operating score) amount to: a box counts by how
+    far its score rises from the operating score to 1, so that many doubtful boxes (pieces of tiles a stretched
+    picture shows) do not outweigh fewer sure ones."""
+    return float(((scores - OPERATING_SCORE) / (1 - OPERATING_SCORE)).sum())
 
 
 def _sure_scores(boxes: np.ndarray, scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
