@@ -80,19 +80,24 @@ def draw_confusion(counts: np.ndarray, path: Path) -> None:
 
 def synthetic_scores(detector: TileDetector, count: int, kind: str) -> dict:
     """`back` recall and sideways-flag accuracy on held-out synthetic scenes of a kind: `hand_only` (a hand
-    alone) or `hand` (often with walls, other hands and discards behind it, every tile counted)."""
+    alone) or `hand` (often with walls, other hands and discards behind it, every tile counted); the `back`
+    recall also over the photographed hand's own backs (its concealed kongs), which the reader uses."""
     from datasets.synth import generate_scene
 
-    backs = backs_found = matched = sideways_right = sideways_tiles = sideways_found = 0
+    backs = backs_found = hand_backs = hand_backs_found = matched = sideways_right = sideways_tiles = sideways_found = 0
     for seed in range(SYNTH_EVAL_SEED, SYNTH_EVAL_SEED + count):
         scene = generate_scene(seed, kind=kind)
         found = detector.detect(scene.image)
         truth = np.array([t.box for t in scene.tiles], np.float32)
         pairs = dict(match_pairs(box_iou(truth, found.xyxy), 0.5))
+        in_hand = {t for group in scene.groups for t in group["tiles"]}
         for t, tile in enumerate(scene.tiles):
             if tile.tile == BACK:
+                right = t in pairs and found.tiles[pairs[t]] == BACK
                 backs += 1
-                backs_found += t in pairs and found.tiles[pairs[t]] == BACK
+                backs_found += right
+                hand_backs += t in in_hand
+                hand_backs_found += right and t in in_hand
             sideways_tiles += tile.sideways
             if t in pairs:
                 matched += 1
@@ -104,6 +109,8 @@ def synthetic_scores(detector: TileDetector, count: int, kind: str) -> dict:
         "scenes": count,
         "back_labels": backs,
         "back_recall": backs_found / max(backs, 1),
+        "hand_back_labels": hand_backs,
+        "hand_back_recall": hand_backs_found / max(hand_backs, 1),
         "tiles_found": matched,
         "sideways_accuracy": sideways_right / max(matched, 1),
         "sideways_tiles": sideways_tiles,
