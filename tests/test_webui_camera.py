@@ -125,7 +125,7 @@ def played_to_the_end(source: str, seconds: float, poll: float) -> tuple[Camera,
 
 def test_video_file_plays_like_a_camera_and_captures_each_hand(video):
     camera, status = played_to_the_end(str(video), 30, 0.1)
-    assert status["ended"] and not status["running"]
+    assert status["ended"] and not status["running"] and status["error"] is None and status["lost"] is False
     assert status["frames"] == 2 * (5 + 15)
     assert status["capture"] == 2  # one capture per photo held still
     for capture_id in (1, 2):

@@ -48,7 +48,8 @@ SMALL_WIDTH = 160
 LIVE_SIDE = 960
 KEEP_CAPTURES = 8
 NO_FRAME = "no frame, reopening"
-"""The end of the status error of a source that stopped sending frames (the page says it in its own words)."""
+"""The end of the status error of a source that stopped sending frames (``lost`` in the status: the page says
+it in its own words)."""
 REOPEN_SECONDS = 2.0
 
 
@@ -268,7 +269,8 @@ class Camera:
         return cached[1]
 
     def status(self) -> dict[str, Any]:
-        """Source, frames read, seconds the picture has been still, the latest capture's id, end or error."""
+        """Source, frames read, seconds the picture has been still, the latest capture's id, end or error (``lost``:
+        the source stopped sending frames)."""
         with self._lock:
             still = 0.0 if self._still_since is None else self._last_time - self._still_since
             return {
@@ -276,6 +278,7 @@ class Camera:
                 "running": self._thread is not None and self._thread.is_alive(),
                 "ended": self._ended,
                 "error": self._error,
+                "lost": self._error is not None and self._error.endswith(NO_FRAME),
                 "frames": self._frame_count,
                 "still_seconds": round(still, 2),
                 "capture": next(reversed(self._captures), None),

@@ -1598,7 +1598,7 @@ function setUpTableCamera() {
     requestReading(state.seat, `/api/camera/captures/${id}.jpg`, `/api/camera/captures/${id}/detect`, new FormData(), { camera: true });
   };
   const cameraLine = (status) => {
-    if (status.error) return status.error.endsWith(": no frame, reopening") ? t("camera_lost") : status.error;
+    if (status.error) return status.lost ? t("camera_lost") : status.error;
     return status.ended ? t("camera_ended") : t("camera_watching", { s: status.still_seconds.toFixed(1) });
   };
   const poll = async () => {
