@@ -153,6 +153,18 @@ def test_crops_read_both_ways_up_are_read_the_same_either_way_up(detector):
     assert len(boxes) >= 10 and np.allclose(probs, turned_probs, atol=1e-4)
 
 
+def test_a_tile_the_classifier_stays_unsure_of_is_read_again_from_moved_crops(detector):
+    from datasets.synth import generate_scene
+
+    looking_once = TileDetector(settings=DetectorSettings(second_look=0.0))
+    for seed, index, tile, misread in ((8_160_012, 1, "5m", "3m"), (8_160_032, 8, "4m", "8m"), (8_160_071, 19, "5f", "7f")):
+        scene = generate_scene(seed, kind="hand_only")
+        box = np.array([scene.tiles[index].box], np.float32)
+        assert scene.tiles[index].tile == tile
+        assert CLASS_NAMES[looking_once.classify(scene.image, box)[0].argmax()] == misread
+        assert CLASS_NAMES[detector.classify(scene.image, box)[0].argmax()] == tile
+
+
 def test_rotated_photo_finds_the_same_tiles(detector):
     import cv2
 

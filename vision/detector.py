@@ -63,6 +63,9 @@ EDGE_MARGIN = 2.0
 off there: it is not taken."""
 NEW_TILE_IOU = 0.3
 """A box from a slice overlapping a tile already found by more than this is that tile."""
+SECOND_LOOK_SHIFTS = ((0.06, 0.0), (-0.06, 0.0), (0.0, 0.06), (0.0, -0.06))
+"""How far the further crops of a tile the classifier stays unsure of are moved (`DetectorSettings.second_look`):
+shares of the box's width and height, along x and y."""
 
 
 @dataclass(frozen=True)
@@ -73,15 +76,20 @@ class DetectorSettings:
     180° and the two class readings are averaged (tiles lie either way up; the classifier's errors on
     the two turns are partly independent); 1 turns every crop, 0 none. The face's up direction comes
     from the crop as it lies: many faces look alike both ways up, so the turned crop's direction says
-    little. ``zoom``: look again, enlarged, at the region holding the tiles when it is a small part of the
-    photo (`zoom_region`). ``slices``: look again, in four enlarged slices, at a view showing face-down tiles
-    too small to be found reliably (`far_wall`, `TileDetector.find_small_tiles`).
+    little. ``second_look``: a crop whose top class, so averaged, still has at most this probability is cut
+    again four times, moved a little left, right, up and down (`SECOND_LOOK_SHIFTS`), and each of those is
+    classified as it lies and turned: the class readings of all ten are averaged (the classifier's errors on
+    crops a few pixels apart are partly independent too); 0 never looks again. ``zoom``: look again,
+    enlarged, at the region holding the tiles when it is a small part of the photo (`zoom_region`).
+    ``slices``: look again, in four enlarged slices, at a view showing face-down tiles too small to be
+    found reliably (`far_wall`, `TileDetector.find_small_tiles`).
     """
 
     conf: float = OPERATING_SCORE
     iou: float = 0.6
     max_tiles: int = 300
     half_turn: float = 0.9
+    second_look: float = 0.7
     zoom: bool = True
     slices: bool = True
 
@@ -263,6 +271,15 @@ class TileDetector:
         if doubtful.any():
             turned, _, _ = self._run_classifier(batch[doubtful][:, :, ::-1, ::-1], aspect[doubtful])
             probs[doubtful] = (probs[doubtful] + turned) / 2
+        unsure = np.flatnonzero(doubtful & (probs.max(1) <= self.settings.second_look))
+        if len(unsure):
+            sizes = np.tile(boxes[unsure, 2:] - boxes[unsure, :2], 2)
+            moved = [crops_batch(image, boxes[unsure] + sizes * np.tile(shift, 2), self.crop_size)
+                     for shift in SECOND_LOOK_SHIFTS]
+            views = np.concatenate([view for crop in moved for view in (crop, crop[:, :, ::-1, ::-1])])
+            readings = self._run_classifier(views, np.tile(aspect[unsure], (len(views) // len(unsure), 1)))[0]
+            looks = 2 + len(views) // len(unsure)
+            probs[unsure] = (2 * probs[unsure] + readings.reshape(-1, len(unsure), probs.shape[1]).sum(0)) / looks
         return probs, up, axis
 
     def _run_classifier(self, batch: np.ndarray, aspect: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
