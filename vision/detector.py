@@ -277,9 +277,9 @@ class TileDetector:
             moved = [crops_batch(image, boxes[unsure] + sizes * np.tile(shift, 2), self.crop_size)
                      for shift in SECOND_LOOK_SHIFTS]
             views = np.concatenate([view for crop in moved for view in (crop, crop[:, :, ::-1, ::-1])])
-            readings = self._run_classifier(views, np.tile(aspect[unsure], (len(views) // len(unsure), 1)))[0]
-            looks = 2 + len(views) // len(unsure)
-            probs[unsure] = (2 * probs[unsure] + readings.reshape(-1, len(unsure), probs.shape[1]).sum(0)) / looks
+            more = 2 * len(SECOND_LOOK_SHIFTS)  # readings per tile, on top of the two averaged above
+            readings = self._run_classifier(views, np.tile(aspect[unsure], (more, 1)))[0]
+            probs[unsure] = (2 * probs[unsure] + readings.reshape(more, len(unsure), -1).sum(0)) / (2 + more)
         return probs, up, axis
 
     def _run_classifier(self, batch: np.ndarray, aspect: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
