@@ -274,9 +274,9 @@ class TileDetector:
         unsure = np.flatnonzero(doubtful & (probs.max(1) <= self.settings.second_look))
         if len(unsure):
             sizes = np.tile(boxes[unsure, 2:] - boxes[unsure, :2], 2)
-            moved = [crops_batch(image, boxes[unsure] + sizes * np.tile(shift, 2), self.crop_size)
-                     for shift in SECOND_LOOK_SHIFTS]
-            views = np.concatenate([view for crop in moved for view in (crop, crop[:, :, ::-1, ::-1])])
+            moved = crops_batch(image, np.concatenate([boxes[unsure] + sizes * np.tile(shift, 2)
+                                                       for shift in SECOND_LOOK_SHIFTS]), self.crop_size)
+            views = np.concatenate([moved, moved[:, :, ::-1, ::-1]])
             more = 2 * len(SECOND_LOOK_SHIFTS)  # readings per tile, on top of the two averaged above
             readings = self._run_classifier(views, np.tile(aspect[unsure], (more, 1)))[0]
             probs[unsure] = (2 * probs[unsure] + readings.reshape(more, len(unsure), -1).sum(0)) / (2 + more)
