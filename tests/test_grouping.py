@@ -623,6 +623,15 @@ def test_back_beside_the_flowers_is_a_white_where_whites_are_laid_aside(white: f
     assert (read.flowers, read.problems) == ("5z4f" if white >= 0.1 else "4f", ())
 
 
+@pytest.mark.parametrize(("groups", "flowers"), [("4f # #", "55z4f"), ("4f # # # #", "4f")])
+def test_run_of_backs_beside_the_flowers_is_whites_unless_it_is_four(groups: str, flowers: str) -> None:
+    # two Whites read as backs, the one beside the flower with White only 0.04 (a run of four is a kong's backs)
+    wenling = (0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 2z 2z 2z", "1z"))
+    reads = {1: (0.8, (("5z", 0.04),)), 2: (0.5, (("5z", 0.3),)), 3: (0.5, (("5z", 0.3),)), 4: (0.5, (("5z", 0.3),))}
+    read = group_hand(laid((-1, row(groups)), wenling, PUNG, reads=reads), "wenling")
+    assert read.flowers == flowers
+
+
 def test_back_beside_the_flowers_stays_a_back_where_whites_are_played() -> None:
     hand = laid((-1, row("4f #")), DAISHAN, PUNG, reads={1: (0.5, (("5z", 0.3),))})
     read = group_hand(hand, "daishan")
@@ -895,3 +904,11 @@ def test_a_stretched_photo_is_read_as_the_hand_it_shows(stretch) -> None:
     hand = group_hand(stretched, "daishan", frame=frame)
     assert hand.player == group_hand(upright, "daishan", frame=(2000, 2000)).player
     assert hand.player["concealed"] == "123m456p789s55z" and hand.win_tile == "5z"
+
+
+def test_white_dragons_read_as_backs_that_no_concealed_kong_explains_are_read_as_their_face() -> None:
+    blank = {9: (0.6, (("5z", 0.3), ("8p", 0.01))), 10: (0.55, (("5z", 0.35), ("9p", 0.01)))}
+    seen = laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s #", "#")), PUNG, reads=blank)
+    hand = group_hand(seen, "daishan")
+    assert hand.player["concealed"] == "123m456p789s55z" and hand.win_tile == "5z" and not hand.problems
+    assert group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s #", "#")), PUNG), "daishan").problems

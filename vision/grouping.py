@@ -61,7 +61,9 @@ WHITE = "5z"
 """The White dragon: its blank face is often taken for a face-down tile."""
 WHITE_ALTERNATIVE = 0.1
 """A back beside the tiles laid aside with the flowers is a White when White's probability is at least this
-(on the nine development sets it is for 17 of the 22 Whites read as backs and for 41 of the 5,810 backs)."""
+(on the nine development sets it is for 17 of the 22 Whites read as backs and for 41 of the 5,810 backs)..."""
+WHITE_RUN_ALTERNATIVE = 0.02
+"""... and so is each back of a run of them beside those tiles that has at least this."""
 DOUBLE_SPOT = 0.4
 """A tile this close along the row (in usual spacings) to a likelier one in line with it is that tile again."""
 DOUBLE_SPAN = 1.5
@@ -81,6 +83,9 @@ BACK_REACH = 3.5
 """A concealed kong's other back lies within this many box lengths along the row..."""
 BACK_LINE = 0.5
 """... and this many across it (a meld seen in perspective slants off its row)."""
+FACE_FOR_BACK = 0.05
+"""A back no concealed kong explains may be read as its likeliest face when that has at least this probability
+(`_faced_backs`)."""
 MAX_TRIALS = 12
 """At most this many readings with boxes left out are tried to make a hand legal (development scenes: 7)."""
 NEAR_SIZE = 3
@@ -1243,24 +1248,36 @@ def read_detections(detections: Detections, region: str, *, seat: int = 0, indic
 
 
 def _blank_whites(detections: Detections, up: float, aside: frozenset[str]) -> Detections:
-    """The detections, but a back whose neighbours in line (DOUBLE_REACH tile sizes along the row, BACK_LINE
-    across it) are tiles laid aside with the flowers, or backs, at least one of them laid aside, named a White
-    where the region lays Whites aside and the classifier gives White WHITE_ALTERNATIVE or more: a face-down
-    tile never lies with the flowers, and a White's blank face is often taken for one."""
+    """The detections, but each run of backs in line (DOUBLE_REACH tile sizes along the row, BACK_LINE across
+    it) whose other neighbours are all tiles laid aside with the flowers, at least one, and which holds fewer
+    than four backs (a concealed kong shows four), has the backs to which the classifier gives White
+    WHITE_RUN_ALTERNATIVE or more named Whites, where the region lays Whites aside and one of the run has
+    White WHITE_ALTERNATIVE or more: a face-down tile never lies with the flowers, and a White's blank face is
+    often taken for one."""
     if WHITE not in aside:
         return detections
     scale = _scales(detections)
     points, _ = _hand_frame(detections.centers, scale, up)
-    tiles = list(detections.tiles)
+    beside: dict[int, set[int]] = {}
     for i in (k for k, t in enumerate(detections.tiles) if t == BACK):
-        if dict(detections.alternatives[i]).get(WHITE, 0.0) < WHITE_ALTERNATIVE:
-            continue
         step = (points - points[i]) / ((scale[:, None] + scale[i]) / 2)
-        beside = (np.abs(step[:, 1]) < BACK_LINE) & (np.abs(step[:, 0]) < DOUBLE_REACH)
-        beside[i] = False
-        faces = [detections.tiles[k] for k in np.flatnonzero(beside)]
-        if faces and all(f in aside or f == BACK for f in faces) and any(f in aside for f in faces):
-            tiles[i] = WHITE
+        near = (np.abs(step[:, 1]) < BACK_LINE) & (np.abs(step[:, 0]) < DOUBLE_REACH)
+        near[i] = False
+        beside[i] = set(np.flatnonzero(near).tolist())
+    tiles = list(detections.tiles)
+    left = set(beside)
+    while left:
+        run, todo = set(), [left.pop()]
+        while todo:
+            k = todo.pop()
+            run.add(k)
+            todo += [m for m in beside[k] if m in left]
+            left -= beside[k]
+        others = {detections.tiles[m] for k in run for m in beside[k]} - {BACK}
+        white = {k: dict(detections.alternatives[k]).get(WHITE, 0.0) for k in run}
+        if others and others <= aside and len(run) < 4 and max(white.values()) >= WHITE_ALTERNATIVE:
+            for k in run:
+                tiles[k] = WHITE if white[k] >= WHITE_RUN_ALTERNATIVE else tiles[k]
     return replace(detections, tiles=tuple(tiles))
 
 
@@ -1334,6 +1351,27 @@ def _odd_backs(layout: Layout, tiles: tuple[str, ...]) -> set[int]:
                 explained |= set(g[k:k + 4])
         odd |= {i for i in g if tiles[i] == BACK and i not in explained}
     return odd
+
+
+def _faced_backs(layout: Layout, detections: Detections) -> Detections | None:
+    """The detections with each face-down tile that no concealed kong explains (`_odd_backs`, or a back alone
+    in its group in a row of face-up tiles) read as the likeliest face among its alternatives, when that face
+    has probability at least FACE_FOR_BACK (a blank White dragon looks like a back; a hand shows a back only
+    in a concealed kong); None when there is none such (each is read so only when that makes the hand legal)."""
+    tiles = detections.tiles
+    odd = _odd_backs(layout, tiles) | {g[0] for row in layout.rows if any(tiles[i] != BACK for g in row for i in g)
+                                       for g in row if len(g) == 1 and tiles[g[0]] == BACK}
+    faces = {i: face for i in odd if (face := next((alt for alt in detections.alternatives[i]
+                                                    if alt[0] != BACK), None)) and face[1] >= FACE_FOR_BACK}
+    if not faces:
+        return None
+    confidence = detections.confidence.copy()
+    alternatives = list(detections.alternatives)
+    for i, (code, p) in faces.items():
+        confidence[i] = p
+        alternatives[i] = ((BACK, float(detections.confidence[i])),) + tuple(a for a in alternatives[i] if a[0] != code)[:2]
+    return replace(detections, tiles=tuple(faces[i][0] if i in faces else t for i, t in enumerate(tiles)),
+                   confidence=confidence, alternatives=tuple(alternatives))
 
 
 def _misfits(reading: HandReading) -> list[set[int]]:
@@ -1444,7 +1482,8 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
     (`_likely_doubles`), the weaker of two boxes on one tile (`_boxed_twice`), a group that reads as no meld (`_misfits`), a concealed kong of four backs
     (`_walls`), a meld too many (`_extra_melds`), the tiles read as flowers where none are played
     (`_unplayed_flowers`) or a tile between claimed melds laid touching
-    (`_joining_strays`) is left out, melds laid touching are parted (`_parted`), flowers laid inside the
+    (`_joining_strays`) is left out, melds laid touching are parted (`_parted`), those backs or a back
+    alone in a row of faces read as their likeliest face (`_faced_backs`), flowers laid inside the
     hand's row are taken out of it (`_flowers_out`), the flags of
     tiles alone in their group (`_lone_turned`) or in a meld that reads as no meld (`_misflagged`) cleared, or a box left out as a double kept in a hand a
     tile short (`_missing_doubles`), if that makes it legal;
@@ -1483,6 +1522,8 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
             + [(layout.up, stray, detections, "melds", none) for stray in _joining_strays(layout, detections)]
         if _parted(layout, detections).rows != layout.rows:
             trials.append((layout.up, set(), detections, "melds", none))
+        trials += [(up, set(), faced, "", none) for up in up_candidates(detections)
+                   if (faced := _faced_backs(find_layout(detections, up, slivers), detections)) is not None]
         if _flowers_out(layout, detections.tiles, laid_aside(region, indicator, options)).rows != layout.rows:
             trials.append((layout.up, set(), detections, "flowers", none))
         for cleared in (_lone_turned(layout, detections), _misflagged(reading, detections)):
