@@ -912,3 +912,13 @@ def test_white_dragons_read_as_backs_that_no_concealed_kong_explains_are_read_as
     hand = group_hand(seen, "daishan")
     assert hand.player["concealed"] == "123m456p789s55z" and hand.win_tile == "5z" and not hand.problems
     assert group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s #", "#")), PUNG), "daishan").problems
+
+
+def test_a_hand_that_needs_a_box_left_out_and_a_tile_corrected_is_offered_the_correction() -> None:
+    # a stray back touches a concealed kong (a meld of five: no meld), and 4p is misread as 8p: with the back
+    # left out the hand is one correction from legal, and that correction is offered
+    seen = laid((0, row("1m 2m 3m 4p 5p 6p 5z", "5z")), (1, row("9p* 9p 9p", "# 2s 2s # #")),
+                reads={3: (0.5, (("4p", 0.3),))})
+    hand = group_hand(replace(seen, tiles=tuple("8p" if i == 3 else t for i, t in enumerate(seen.tiles))), "daishan")
+    assert hand.problems == ("these tiles are no winning Daishan hand",)
+    assert hand.suggestions[0].changes == ((3, "4p"),) and hand.suggestions[0].hand["concealed"] == "123m456p55z"

@@ -1492,7 +1492,9 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
     reported wrong serves the player better than none); when the flowers inside the row, taken out, leave a
     hand of a winning hand's size and the reading as read is not, that reading is taken (its suggestions are
     then its tiles' alternatives). At most MAX_TRIALS such readings are tried (a
-    photo of scattered tiles offers many).
+    photo of scattered tiles offers many). When the reading taken offers no correction (`suggest`), the
+    first of the readings tried that does is taken with its corrections: a hand that needs a box left out
+    and a tile corrected.
     ValueError for an unknown region or seat.
     """
     from vision.consistency import check_hand, needs, suggest
@@ -1508,6 +1510,7 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
     problems = check_hand(reading, indicator=indicator, options=options, seat=seat)
     none: frozenset[int] = frozenset()
     taken = (detections, slivers, "", none)  # what the reading was read from: seen, left out, part, kept
+    tried: list[tuple[tuple[Layout, HandReading], Detections]] = []
     if problems:
         odd = [(up, backs) for up in up_candidates(detections)
                if (backs := _odd_backs(find_layout(detections, up, slivers), detections.tiles))]
@@ -1537,6 +1540,7 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
             if not check_hand(trial[1], indicator=indicator, options=options, seat=seat, first=True):
                 layout, reading, problems = *trial, ()
                 break
+            tried.append((trial, seen))
             if not reading.groups and len(trial[1].held) > most:
                 fullest, most = (trial, (seen, slivers | stray, part, kept)), len(trial[1].held)
             if part == "flowers" and trial[1].size == trial[1].full_size != reading.size:
@@ -1556,4 +1560,10 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
             problems = check_hand(reading, indicator=indicator, options=options, seat=seat)
     suggestions = suggest(taken[0], layout, reading, seat=seat, indicator=indicator, options=options) \
         if problems else ()
+    for (trial_layout, trial_reading), seen in tried if problems and not suggestions else ():
+        offered = suggest(seen, trial_layout, trial_reading, seat=seat, indicator=indicator, options=options)
+        if offered:
+            layout, reading, suggestions = trial_layout, trial_reading, offered
+            problems = check_hand(reading, indicator=indicator, options=options, seat=seat)
+            break
     return replace(reading, problems=problems, suggestions=suggestions, needs=needs(reading, indicator=indicator))
