@@ -136,7 +136,7 @@ def _wins(reading: HandReading, indicator: str | None, options: dict[str, Any] |
 
 def suggest(detections: Detections, layout: Layout, reading: HandReading, *, seat: int = 0,
             indicator: str | None = None, options: dict[str, Any] | None = None,
-            limit: int = 3) -> tuple[Suggestion, ...]:
+            limit: int = 3, corrections: int = MAX_CORRECTIONS) -> tuple[Suggestion, ...]:
     """The likeliest corrections that make an illegal reading legal, with their probabilities.
 
     A winning hand one tile short is completed by each tile that makes it a winning hand (`_missing`). Tried,
@@ -144,7 +144,7 @@ def suggest(detections: Detections, layout: Layout, reading: HandReading, *, sea
     the hand and of each tile beside it that fits no group (``loose``: a flower misread), pairs of the
     DOUBTFUL likeliest of those, and, when it holds one too many or a tile fits no group, dropping each
     tile of the hand; corrections weighing less than MIN_WEIGHT of the reading as it is are not
-    tried, nor any beyond the MAX_CORRECTIONS likeliest. Corrections that make the same hand (dropping any
+    tried, nor any beyond the ``corrections`` likeliest. Corrections that make the same hand (dropping any
     one of three alike tiles) are one suggestion, the likeliest of them with their probabilities summed.
     """
     size = reading.size
@@ -175,7 +175,7 @@ def suggest(detections: Detections, layout: Layout, reading: HandReading, *, sea
             if (1 - real) / read_p >= MIN_WEIGHT:
                 trials.append(((1 - real) / read_p, ((i, None),)))
     found: list[tuple[float, tuple[tuple[int, str | None], ...], HandReading]] = []
-    for weight, changes in sorted(trials, key=lambda trial: -trial[0])[:MAX_CORRECTIONS]:
+    for weight, changes in sorted(trials, key=lambda trial: -trial[0])[:corrections]:
         fixed = _apply(detections, layout, changes)
         trial = read_layout(fixed[0], fixed[1], detections.sideways, reading.region, seat=seat,
                             indicator=indicator, options=options, winner=reading.winner)

@@ -1493,11 +1493,12 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
     hand of a winning hand's size and the reading as read is not, that reading is taken (its suggestions are
     then its tiles' alternatives). At most MAX_TRIALS such readings are tried (a
     photo of scattered tiles offers many). When the reading taken offers no correction (`suggest`), the
-    first of the readings tried that does is taken with its corrections: a hand that needs a box left out
-    and a tile corrected.
+    first of the readings tried that offers one of its tiles is taken with those corrections (a hand that
+    needs a box left out and a tile corrected; they share MAX_CORRECTIONS corrections tried; a tile the
+    photo does not show is not offered, as the box left out may be it).
     ValueError for an unknown region or seat.
     """
-    from vision.consistency import check_hand, needs, suggest
+    from vision.consistency import MAX_CORRECTIONS, check_hand, needs, suggest
 
     if region not in REGIONS:
         raise ValueError(f"unknown rules {region!r} (known: {', '.join(REGIONS)})")
@@ -1561,7 +1562,9 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
     suggestions = suggest(taken[0], layout, reading, seat=seat, indicator=indicator, options=options) \
         if problems else ()
     for (trial_layout, trial_reading), seen in tried if problems and not suggestions else ():
-        offered = suggest(seen, trial_layout, trial_reading, seat=seat, indicator=indicator, options=options)
+        offered = tuple(s for s in suggest(seen, trial_layout, trial_reading, seat=seat, indicator=indicator,
+                                           options=options, corrections=MAX_CORRECTIONS // len(tried))
+                        if not s.added)
         if offered:
             layout, reading, suggestions = trial_layout, trial_reading, offered
             problems = check_hand(reading, indicator=indicator, options=options, seat=seat)
