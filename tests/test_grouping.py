@@ -924,3 +924,16 @@ def test_a_hand_that_needs_a_box_left_out_and_a_tile_corrected_is_offered_the_co
     hand = group_hand(replace(seen, tiles=tuple("8p" if i == 3 else t for i, t in enumerate(seen.tiles))), "daishan")
     assert hand.problems == ("these tiles are no winning Daishan hand",)
     assert hand.suggestions[0].changes == ((3, "4p"),) and hand.suggestions[0].hand["concealed"] == "123m456p55z"
+
+
+@pytest.mark.parametrize(("shift", "concealed", "melds"), [
+    (0.0, "345789999m123p11s", []), (20.0, "345789999m11s", [{"type": "chow", "tiles": "123p", "from": 3}])])
+def test_a_set_laid_well_apart_from_the_concealed_row_is_a_meld_with_its_flag_missed(
+        shift: float, concealed: str, melds: list[dict[str, object]]) -> None:
+    # a chow with no tile flagged sideways: a usual gap (1.7 spacings) is a wrongly split concealed row, a
+    # gap of 2.3 spacings (MELD_GAP 1.9) sets a claimed meld apart; both read as legal hands
+    seen = laid((0, row("1p 2p 3p", "3m 4m 5m 7m 8m 9m 9m 9m 1s 1s", "9m")))
+    moved = seen.xyxy.copy()
+    moved[:3, [0, 2]] -= shift
+    hand = group_hand(replace(seen, xyxy=moved), "daishan")
+    assert (hand.player["concealed"], hand.player["melds"], hand.win_tile, hand.problems) == (concealed, melds, "9m", ())

@@ -101,6 +101,9 @@ this many tile sizes apart or closer if a box was left out between them or one o
 usual spacing. Plain groups keep 1.3 (a concealed pair and the winning tile set apart after it), and so do
 fragments with a box left out between them that shows their face (a fourth tile or a second box on one:
 the reader cannot tell a kong from a pung, so it does not guess)."""
+MELD_GAP = 1.9
+"""A set laid this many usual spacings or more from the concealed row is a meld, its flag missed, when that
+reads the hand as well as joining it to the row (`_set_apart`)."""
 DOUBTFUL_READ = 0.5
 """A detection less sure than this may be a double of the tiles beside it."""
 EDGE_SLIVER = 0.5
@@ -711,8 +714,11 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
     home: tuple[tuple[int, ...], ...] = ()
     winning: tuple[int, ...] | None = None
     hand: list[tuple[int, ...]] = []
-    best: tuple[bool, bool, bool, int, int, int, int] | None = None
-    for trial, g, h, joined in _concealed_candidates(rows, plain):
+    best: tuple[bool, bool, bool, int, int, int, int, int] | None = None
+    usual = _usual_spacing(layout, rows, sideways)
+    for trial, g, h, parts in _concealed_candidates(rows, plain):
+        joined = len(parts) - 1
+        apart = sum(_set_apart(a, b, tiles, sideways, layout, usual) for a, b in zip(parts, parts[1:]))
         concealed = g
         home = next(row for row in trial if g in row)
         grown = _grow_hand(layout, trial, [g] + ([h] if h else []), joins_by)
@@ -722,8 +728,8 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
         unclaimed = sum(len(m) == 3 and m in plain for m in melds_and_flowers)
         shape = len(g) % 3 == (1 if h else 2) if winner else (len(g) + (h is not None)) % 3 == 1
         want = REGIONS[region].hand_size + winner
-        score = (size == want, abs(size - want) <= NEAR_SIZE, shape, -loose, sum(map(len, grown)), -unclaimed,
-                 -joined)
+        score = (size == want, abs(size - want) <= NEAR_SIZE, shape, -loose, sum(map(len, grown)), -apart,
+                 -unclaimed, -joined)
         if best is None or score > best:
             best, hand, winning, rows = score, grown, h, trial
     groups = [g for row in rows for g in row]
@@ -1062,8 +1068,8 @@ Rows = list[tuple[tuple[int, ...], ...]]
 
 
 def _concealed_candidates(rows: Rows, plain: list[tuple[int, ...]]
-                          ) -> list[tuple[Rows, tuple[int, ...], tuple[int, ...] | None, int]]:
-    """Possible (rows, concealed group, winning tile, groups joined) choices: each plain group followed in its
+                          ) -> list[tuple[Rows, tuple[int, ...], tuple[int, ...] | None, Rows]]:
+    """Possible (rows, concealed group, winning tile, the groups it joins) choices: each plain group followed in its
     row by one plain tile set apart, and the largest plain group, when it is none of those, without a
     winning tile (a hand laid with no tile apart, while other tiles on the table happen to show one). A
     wrong gap (a misread spacing, a duplicate box left out) may break the concealed row, so each is also
@@ -1085,11 +1091,31 @@ def _concealed_candidates(rows: Rows, plain: list[tuple[int, ...]]
             while True:
                 joined = tuple(i for g in row[start:end + 1] for i in g)
                 trial = [r if r is not row else row[:start] + (joined,) + row[end + 1:] for r in rows]
-                out.append((trial, joined, h, end - start))
+                out.append((trial, joined, h, row[start:end + 1]))
                 if start == 0 or row[start - 1] not in plain:
                     break
                 start -= 1
     return out
+
+
+def _usual_spacing(layout: Layout, rows: Rows, sideways: np.ndarray) -> float:
+    """The median spacing of neighbouring tiles within the groups of the rows (`_spacings`)."""
+    every = [r for row in rows for g in row if len(g) > 1 for r in _spacings(list(g), layout.points, layout.scale,
+                                                                              sideways)]
+    return float(np.median(every)) if every else 1.0
+
+
+def _set_apart(a: tuple[int, ...], b: tuple[int, ...], tiles: tuple[str, ...], sideways: np.ndarray,
+               layout: Layout, usual: float) -> bool:
+    """Whether of two neighbouring groups of a row the smaller is a set (a chow, pung or kong) laid MELD_GAP
+    usual spacings or more from the other: a meld whose claimed tile's flag was missed, not a piece of the
+    concealed row cut off by a wrong gap."""
+    small = min((a, b), key=len)
+    codes = [tiles[i] for i in small]
+    is_set = (len(codes) == 3 and (len(set(codes)) == 1 or _is_run(codes))) or (len(codes) == 4 and len(set(codes)) == 1)
+    if not is_set or BACK in codes or len(small) == max(len(a), len(b)):
+        return False
+    return _spacings([a[-1], b[0]], layout.points, layout.scale, sideways)[0] >= MELD_GAP * usual
 
 
 def _meld_like(group: tuple[int, ...], base: tuple[int, ...], tiles: tuple[str, ...], sideways: np.ndarray,
