@@ -718,7 +718,7 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
     usual = _usual_spacing(layout, rows, sideways)
     for trial, g, h, parts in _concealed_candidates(rows, plain):
         joined = len(parts) - 1
-        apart = sum(_set_apart(a, b, tiles, sideways, layout, usual) for a, b in zip(parts, parts[1:]))
+        apart = sum(_set_apart(a, b, tiles, sideways, layout, usual) for a, b in itertools.pairwise(parts))
         concealed = g
         home = next(row for row in trial if g in row)
         grown = _grow_hand(layout, trial, [g] + ([h] if h else []), joins_by)
