@@ -5,7 +5,7 @@
 One 4000×3000 JPEG per region is made from a held-out synthetic hand scene (`datasets.read_eval` seeds),
 with sensor-like noise added (``--noise``, the standard deviation in grey levels) and saved at quality 95, so
 that the file is as large as a phone's 12-megapixel photo (about 3 MB: decoding takes time in proportion to
-the file, and a clean rendered scene makes a 0.4 MB file that decodes several times faster),
+the file: the clean rendered scenes make files of 0.5–1.8 MB that decode about three times faster),
 written to a temporary folder, then read ``--runs`` times each after a warm-up: `read_photo` (file read and
 reduced JPEG decode), `TileDetector.detect`, `group_hand` (grouping, consistency, needs), the table record
 with the facts a player adds (self-drawn, dealer 0, an indicator where the region has one) and
@@ -62,6 +62,8 @@ def main() -> None:
     parser.add_argument("--noise", type=float, default=4.0,
                         help="sensor-like noise added to each scene, standard deviation in grey levels (default 4)")
     args = parser.parse_args()
+    if args.noise < 0:
+        parser.error("--noise must be 0 or more")
     detector = TileDetector(threads=args.threads)
     steps: dict[str, list[float]] = {"decode": [], "detect": [], "group": [], "score": [], "total": []}
     from_labels: list[float] = []
