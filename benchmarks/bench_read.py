@@ -1,4 +1,4 @@
-"""Median time from a 12-megapixel JPEG file to a scored table: decode, detect, group and check, score.
+"""Median time from a 12-megapixel JPEG file to a scored table: decode, read (detect, group and check), score.
 
     python benchmarks/bench_read.py [--runs 20] [--threads N] [--noise 4]
 
@@ -7,7 +7,8 @@ with sensor-like noise added (``--noise``, the standard deviation in grey levels
 that the file is as large as a phone's 12-megapixel photo (about 3 MB: decoding takes time in proportion to
 the file: the clean rendered scenes make files of 0.5–1.8 MB that decode about three times faster),
 written to a temporary folder, then read ``--runs`` times each after a warm-up: `read_photo` (file read and
-reduced JPEG decode), `TileDetector.detect`, `group_hand` (grouping, consistency, needs), the table record
+reduced JPEG decode), `vision.read.hand_reading` (`TileDetector.detect`, then `group_hand`: grouping,
+consistency, needs; a hand not legal as read looked at again mirrored, as `mjcam read` and the page read it), the table record
 with the facts a player adds (self-drawn, dealer 0, an indicator where the region has one) and
 `score_table`. When the model's reading is no legal hand (so there is nothing to score), the scene's true
 hand is scored in its place and the output says so. Prints the median of each step and of the whole, and
@@ -37,6 +38,7 @@ from scoring.tiles import PLAYING_TILES, parse_tiles  # noqa: E402
 from vision.detector import TileDetector  # noqa: E402
 from vision.grouping import group_hand  # noqa: E402
 from vision.images import read_photo  # noqa: E402
+from vision.read import hand_reading  # noqa: E402
 from vision.read_cli import table_record  # noqa: E402
 
 SIZE = (4000, 3000)
@@ -65,7 +67,7 @@ def main() -> None:
     if args.noise < 0:
         parser.error("--noise must be 0 or more")
     detector = TileDetector(threads=args.threads)
-    steps: dict[str, list[float]] = {"decode": [], "detect": [], "group": [], "score": [], "total": []}
+    steps: dict[str, list[float]] = {"decode": [], "read": [], "score": [], "total": []}
     from_labels: list[float] = []
     stand_ins = 0
     megabytes: list[float] = []
@@ -81,9 +83,7 @@ def main() -> None:
                 start = time.perf_counter()
                 photo = read_photo(path)
                 decoded = time.perf_counter()
-                detections = detector.detect(photo)
-                detected = time.perf_counter()
-                reading = group_hand(detections, scene.region, frame=(photo.width, photo.height))
+                reading, _ = hand_reading(photo, detector, scene.region)
                 grouped = time.perf_counter()
                 legal = not reading.problems
                 hand = reading if legal else scene_reading(scene)
@@ -91,8 +91,8 @@ def main() -> None:
                 score_table(table_record(hand, flags, indicator, {}))
                 scored = time.perf_counter()
                 if run:
-                    for name, value in zip(steps, (decoded - start, detected - decoded, grouped - detected,
-                                                   scored - grouped, scored - start)):
+                    for name, value in zip(steps, (decoded - start, grouped - decoded, scored - grouped,
+                                                   scored - start)):
                         steps[name].append(value * 1000)
                     stand_ins += not legal
                     start = time.perf_counter()

@@ -4,7 +4,8 @@
 
 1. Synthetic, perfect detections: the scenes' own labels grouped (`datasets.read_eval`): the share of
    scenes whose every meld, concealed part, flowers and winning tile are read exactly, and the failures.
-2. Synthetic, bundled model: the same scenes through `TileDetector` first. Each failure is marked
+2. Synthetic, bundled model: the same scenes read from the photo as `mjcam read` reads them
+   (`vision.read.hand_reading`: a hand not legal as read is looked at again mirrored). Each failure is marked
    *recognition* when a tile of the hand was missed or misnamed (matched at IoU ≥ 0.5 to the labels) and
    *grouping* when every hand tile was found and named right. Of the failures, those read as a legal hand
    (the page shows no problem: a wrong score unless the player looks; how many of them show a hand tile
@@ -35,7 +36,8 @@ from datasets.read_eval import compare, eval_region, eval_seeds, scene_detection
 from datasets.real import VALID_LABEL_FIXES, load_split  # noqa: E402
 from datasets.synth import generate_scene  # noqa: E402
 from vision.grouping import group_hand  # noqa: E402
-from vision.read import DOUBTFUL_CONFIDENCE, doubtful_tiles  # noqa: E402
+from vision.images import Photo  # noqa: E402
+from vision.read import DOUBTFUL_CONFIDENCE, doubtful_tiles, hand_reading  # noqa: E402
 from vision.metrics import box_iou, match_pairs, to_pixel_boxes  # noqa: E402
 
 REAL_RULES = "daishan"
@@ -81,11 +83,10 @@ def synthetic(count: int, detector) -> None:
         scene = generate_scene(seed, eval_region(seed))
         if detector is None:
             detections = scene_detections(scene)
+            reading = group_hand(detections, scene.region, frame=(scene.image.shape[1], scene.image.shape[0]))
         else:
-            from vision.images import Photo
-
-            detections = detector.detect(Photo(scene.image, scene.image.shape[1], scene.image.shape[0]))
-        reading = group_hand(detections, scene.region, frame=(scene.image.shape[1], scene.image.shape[0]))
+            reading, detections = hand_reading(Photo(scene.image, scene.image.shape[1], scene.image.shape[0]),
+                                               detector, scene.region)
         result = compare(reading.player, reading.win_tile, scene)
         exact += result.exact
         if result.exact:
@@ -134,10 +135,10 @@ def real(detector, fixes: Path | None = None) -> None:
         if detector is None:
             n = len(labels)
             detections = Detections(labels, photo.tiles, np.ones(n), (), np.zeros(n, bool), np.zeros(n))
+            reading = group_hand(detections, REAL_RULES, frame=(image.width, image.height))
         else:
-            detections = detector.detect(image)
+            reading, detections = hand_reading(image, detector, REAL_RULES)
         truth, truth_tiles = labels[row], [photo.tiles[i] for i in row]
-        reading = group_hand(detections, REAL_RULES, frame=(image.width, image.height))
         held = reading.held
         if Counter(detections.tiles[i] for i in held) == Counter(truth_tiles):
             right += 1

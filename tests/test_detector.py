@@ -165,6 +165,21 @@ def test_a_tile_the_classifier_stays_unsure_of_is_read_again_from_moved_crops(de
         assert CLASS_NAMES[detector.classify(scene.image, box)[0].argmax()] == tile
 
 
+@pytest.mark.parametrize("mirror", ["x", "y"])
+def test_a_mirrored_look_gives_its_boxes_in_the_photo_and_pools_them(detector, mirror):
+    photo = read_photo(HAND_PHOTOS[1].image)
+    once, twice = detector.detect(photo), detector.detect(photo, mirror=mirror)
+    pairs = match_pairs(box_iou(once.xyxy, twice.xyxy), 0.7)
+    # each tile found once: a box left mirrored, or both looks' boxes kept, would leave many unmatched
+    assert len(pairs) >= 0.95 * len(once) and len(twice) <= 1.2 * len(once)
+    assert sum(once.tiles[a] == twice.tiles[b] for a, b in pairs) >= 0.95 * len(pairs)
+
+
+def test_a_mirror_along_no_axis_is_refused(detector):
+    with pytest.raises(ValueError, match="mirror must be one of x, y"):
+        detector.detect(read_photo(HAND_PHOTOS[1].image), mirror="z")
+
+
 def test_rotated_photo_finds_the_same_tiles(detector):
     import cv2
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from typing import Any
 
 from vision.detections import Detections
+from vision.detector import MIRRORS
 from vision.grouping import HandReading, group_hand
 from vision.images import Photo
 
@@ -16,11 +17,22 @@ def hand_reading(photo: Photo, detector: Any, region: str, seat: int = 0, *, ind
                  options: dict[str, Any] | None = None, winner: bool = True) -> tuple[HandReading, Detections]:
     """The checked reading of the hand of the player at ``seat`` in the photo (slivers of tiles the photo's
     edge cuts off left out; ``winner`` False: a hand that did not win), and the detections it was read
-    from. ``detector`` is a `vision.detector.TileDetector` (anything with its ``detect(photo)``)."""
-    detections = detector.detect(photo)
-    reading = group_hand(detections, region, seat=seat, indicator=indicator, options=options,
-                         frame=(photo.width, photo.height), winner=winner)
-    return reading, detections
+    from. A hand that is not legal as read is looked at again, the photo also mirrored left to right, then
+    top to bottom (`TileDetector.find_tiles_mirrored`: a tile missed or boxed astray may be boxed well
+    there); the first of those readings that is legal is taken, else the first reading. ``detector`` is a
+    `vision.detector.TileDetector` (anything with its ``detect(photo, mirror=None)``)."""
+    def read(mirror: str | None) -> tuple[HandReading, Detections]:
+        detections = detector.detect(photo, mirror=mirror)
+        return group_hand(detections, region, seat=seat, indicator=indicator, options=options,
+                          frame=(photo.width, photo.height), winner=winner), detections
+
+    first = read(None)
+    if first[0].problems:
+        for mirror in MIRRORS:
+            again = read(mirror)
+            if not again[0].problems:
+                return again
+    return first
 
 
 def doubtful_tiles(reading: HandReading, detections: Detections) -> list[int]:

@@ -16,7 +16,9 @@ from scoring import REGIONS, RecordError, check_setting, score_table
 from scoring.tiles import TILE_INDEX, brief
 from vision.detections import CLASS_NAMES, Detections
 from vision.detector import DetectorSettings
+from vision.grouping import HandReading, group_hand
 from vision.images import MAX_BYTES, MAX_PIXELS, ImageError, Photo, decode_photo
+from vision.read import hand_reading
 from webui import TOO_LARGE, ModelError
 from webui.reader_text import add_chinese, photo_refusal_in_chinese
 from webui.scorer_text import refusal_in_chinese
@@ -144,20 +146,20 @@ def read_photo_payload(photo: Photo, how: ReadRequest) -> dict[str, Any]:
     when rules are given, the grouped hand of the seat (`_hand_answer`)."""
     services = _services()
     with services.reading_slots:
-        detections = services.detector.detect(photo)
-        answer = _hand_answer(detections, how, (photo.width, photo.height)) if how.rules else \
-            {"hand": None, "suggestions": [], "needs": []}
+        if how.rules:
+            reading, detections = hand_reading(photo, services.detector, how.rules, how.seat,
+                                               indicator=how.indicator, options=how.options, winner=how.winner)
+            answer = _hand_answer(reading)
+        else:
+            detections, answer = services.detector.detect(photo), {"hand": None, "suggestions": [], "needs": []}
     return {"width": photo.width, "height": photo.height, "tiles": detections.to_json(), **answer}
 
 
-def _hand_answer(detections: Detections, how: ReadRequest, frame: tuple[int, int]) -> dict[str, Any]:
-    """The detections read into the seat's hand, as `/api/detect` and `/api/group` answer it: ``hand``,
-    ``suggestions`` and ``needs``; the reader's English problems and suggestion texts come with their
-    Chinese (``hand.problems_zh``, ``suggestions[].text_zh``, `webui.reader_text.add_chinese`)."""
-    from vision.grouping import group_hand
-
-    reading = group_hand(detections, how.rules, seat=how.seat, indicator=how.indicator, options=how.options,
-                         frame=frame, winner=how.winner).to_json()
+def _hand_answer(reading: HandReading) -> dict[str, Any]:
+    """A reading of the seat's hand as `/api/detect` and `/api/group` answer it: ``hand``, ``suggestions`` and
+    ``needs``; the reader's English problems and suggestion texts come with their Chinese
+    (``hand.problems_zh``, ``suggestions[].text_zh``, `webui.reader_text.add_chinese`)."""
+    reading = reading.to_json()
     suggestions, needs = reading.pop("suggestions"), reading.pop("needs")
     add_chinese(reading, suggestions)
     return {"hand": reading, "suggestions": suggestions, "needs": needs}
@@ -205,7 +207,8 @@ def group() -> Any:
         raise ApiError(400, "width and height must be the photo's size in pixels "
                             f"(whole numbers above 0, at most {MAX_PIXELS // 10**6} megapixels together)")
     with _services().reading_slots:
-        return jsonify(_hand_answer(detections, how, size))
+        return jsonify(_hand_answer(group_hand(detections, how.rules, seat=how.seat, indicator=how.indicator,
+                                               options=how.options, frame=size, winner=how.winner)))
 
 
 def _detections(tiles: Any) -> Detections:
