@@ -70,9 +70,9 @@ def test_bundled_model_reads_exactly() -> None:
         result = compare(reading.player, reading.win_tile, scene)
         if not result.exact:
             failures.append(f"{seed} {scene.region}: {'; '.join(result.wrong)}")
-    # The target is 95 %; the bundled model reads 235 of 320 (73.4 %; docs/performance.md says why):
-    # this guards that figure against regressions.
-    assert len(failures) <= COUNT * 30 // 100, f"{len(failures)} of {COUNT} wrong:\n" + "\n".join(failures)
+    # The target is 95 %; the bundled model reads 277 of 320 (86.6 %, 2026-12-04; docs/performance.md
+    # says why): this guards that figure against regressions.
+    assert len(failures) <= COUNT * 20 // 100, f"{len(failures)} of {COUNT} wrong:\n" + "\n".join(failures)
 
 
 @pytest.mark.parametrize("seed, mirror", [(9_001_194, "x"), (9_006_088, "y")])
