@@ -17,17 +17,17 @@ def hand_reading(photo: Photo, detector: Any, region: str, seat: int = 0, *, ind
                  options: dict[str, Any] | None = None, winner: bool = True) -> tuple[HandReading, Detections]:
     """The checked reading of the hand of the player at ``seat`` in the photo (slivers of tiles the photo's
     edge cuts off left out; ``winner`` False: a hand that did not win), and the detections it was read
-    from. A hand that is not legal as read is looked at again, the photo also mirrored left to right, then
-    top to bottom (`TileDetector.find_tiles_mirrored`: a tile missed or boxed astray may be boxed well
-    there); the first of those readings that is legal is taken, else the first reading. ``detector`` is a
-    `vision.detector.TileDetector` (anything with its ``detect(photo, mirror=None)``)."""
+    from. A hand that is not legal as read (from one tile found or more) is looked at again, the photo also
+    mirrored left to right, then top to bottom (`TileDetector.find_tiles_mirrored`: a tile missed or boxed
+    astray may be boxed well there); the first of those readings that is legal is taken, else the first
+    reading. ``detector`` is a `vision.detector.TileDetector` (anything with its ``detect(photo, mirror=None)``)."""
     def read(mirror: str | None) -> tuple[HandReading, Detections]:
         detections = detector.detect(photo, mirror=mirror)
         return group_hand(detections, region, seat=seat, indicator=indicator, options=options,
                           frame=(photo.width, photo.height), winner=winner), detections
 
     first = read(None)
-    if first[0].problems:
+    if first[0].problems and len(first[1]):
         for mirror in MIRRORS:
             again = read(mirror)
             if not again[0].problems:
