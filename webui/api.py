@@ -143,7 +143,8 @@ def _read_request(values: Any) -> ReadRequest:
 
 def read_photo_payload(photo: Photo, how: ReadRequest) -> dict[str, Any]:
     """What `/api/detect` answers for a decoded photo: its size, the tiles as `mjcam detect` gives them and,
-    when rules are given, the grouped hand of the seat (`_hand_answer`)."""
+    when rules are given, the hand of the seat read from the photo (`vision.read.hand_reading`, `_hand_answer`;
+    the tiles are then those of the look the hand was read from)."""
     services = _services()
     with services.reading_slots:
         if how.rules:
