@@ -8,8 +8,8 @@ that the file is as large as a phone's 12-megapixel photo (about 3 MB: decoding 
 the file: the clean rendered scenes make files of 0.5–1.8 MB that decode about three times faster),
 written to a temporary folder, then read ``--runs`` times each after a warm-up: `read_photo` (file read and
 reduced JPEG decode), `vision.read.hand_reading` (`TileDetector.detect`, then `group_hand`: grouping,
-consistency, needs; a hand not legal as read looked at again mirrored, as `mjcam read` and the page read it), the table record
-with the facts a player adds (self-drawn, dealer 0, an indicator where the region has one) and
+consistency, needs; a hand not legal as read looked at again mirrored, as `mjcam read` and the page read
+it), the table record with the facts a player adds (self-drawn, dealer 0, an indicator where the region has one) and
 `score_table`. When the model's reading is no legal hand (so there is nothing to score), the scene's true
 hand is scored in its place and the output says so. Prints the median of each step and of the whole, and
 the median time to group the scene's own labels (a legal reading, no corrections to search).
