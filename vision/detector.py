@@ -252,11 +252,12 @@ class TileDetector:
         return new[keep][unseen].astype(np.float32), new_scores[keep][unseen].astype(np.float32)
 
     def find_tiles_mirrored(self, view: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
-                            mirror: str) -> tuple[np.ndarray, np.ndarray]:
+                            mirror: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The tiles ``boxes`` (with ``scores``) found in ``view`` pooled with those `find_tiles` finds in ``view``
         mirrored left to right (``mirror`` "x") or top to bottom ("y"), by non-maximum suppression: the detector's
         errors on a picture and its mirror image are partly independent, so a tile missed or boxed astray in one
-        look may be boxed well in the other."""
+        look may be boxed well in the other. Returns the boxes kept, their scores, and the boxes set aside (a
+        tile's box in the look that boxed it less surely: `classify_pooled` reads it too)."""
         if mirror not in MIRRORS:
             raise ValueError(f"mirror must be one of {', '.join(MIRRORS)}, not {mirror!r}")
         height, width = view.shape[:2]
@@ -266,7 +267,9 @@ class TileDetector:
         seen[:, [axis, axis + 2]] = edge - seen[:, [axis + 2, axis]]
         pooled, pooled_scores = np.concatenate([boxes, seen]), np.concatenate([scores, seen_scores])
         keep = non_max_suppression(pooled, pooled_scores, self.settings.iou)[: self.settings.max_tiles]
-        return pooled[keep].astype(np.float32), pooled_scores[keep].astype(np.float32)
+        aside = np.ones(len(pooled), bool)
+        aside[keep] = False
+        return pooled[keep].astype(np.float32), pooled_scores[keep].astype(np.float32), pooled[aside].astype(np.float32)
 
     def _squeezed(self, image: np.ndarray, axis: int, factor: float) -> tuple[tuple, float, float]:
         """`find_tiles` in ``image`` squeezed ``factor`` times along ``axis`` (0: x, 1: y): (the view as
@@ -303,6 +306,19 @@ class TileDetector:
             probs[unsure] = (2 * probs[unsure] + readings.reshape(more, len(unsure), -1).sum(0)) / (2 + more)
         return probs, up, axis
 
+    def classify_pooled(self, image: np.ndarray, boxes: np.ndarray,
+                        aside: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """`classify`, each tile's class probabilities averaged with those of the boxes ``aside`` that overlap its
+        box by IoU ``settings.iou`` or more (another look's boxes on the same tile, `find_tiles_mirrored`): crops
+        a few pixels apart are read partly independently."""
+        probs, up, axis = self.classify(image, boxes)
+        overlap = box_iou(boxes, aside) >= self.settings.iou
+        if overlap.any():
+            aside_probs = self.classify(image, aside[overlap.any(0)])[0]
+            overlap = overlap[:, overlap.any(0)]
+            probs = (probs + overlap @ aside_probs) / (1 + overlap.sum(1, keepdims=True))
+        return probs, up, axis
+
     def _run_classifier(self, batch: np.ndarray, aspect: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         runs = [self._classifier.run(CLASSIFIER_OUTPUTS, {"crops": np.ascontiguousarray(batch[i : i + CLASSIFIER_BATCH]),
                                                           "aspect": aspect[i : i + CLASSIFIER_BATCH]})
@@ -313,13 +329,15 @@ class TileDetector:
     def detect(self, photo: Photo | np.ndarray, mirror: str | None = None) -> Detections:
         """Every tile of the photo: box in original-image pixels, code, confidence, top-3 alternatives.
         ``mirror`` ("x" or "y"): the tiles are also looked for in the view mirrored along that axis
-        (`find_tiles_mirrored`), at about twice the detector's time."""
+        (`find_tiles_mirrored`, `classify_pooled`), at about twice the detector's time."""
         if isinstance(photo, np.ndarray):
             photo = Photo(photo, photo.shape[1], photo.shape[0])
         view, scale, offset, boxes, scores = self.find_tiles_zoomed(photo.image)
-        if mirror is not None:
-            boxes, scores = self.find_tiles_mirrored(view, boxes, scores, mirror)
-        probs, up, axis = self.classify(view, boxes)
+        if mirror is None:
+            probs, up, axis = self.classify(view, boxes)
+        else:
+            boxes, scores, aside = self.find_tiles_mirrored(view, boxes, scores, mirror)
+            probs, up, axis = self.classify_pooled(view, boxes, aside)
         if self.settings.slices and far_wall(boxes, scores, probs, self.imgsz / max(view.shape[:2])):
             new, new_scores = self.find_small_tiles(view, boxes)
             room = self.settings.max_tiles - len(boxes)
