@@ -42,7 +42,7 @@ def doubtful_tiles(reading: HandReading, detections: Detections) -> list[int]:
 
 
 def reading_json(reading: HandReading, detections: Detections) -> dict[str, Any]:
-    """A reading as JSON with ``tiles``: every detection as `mjcam detect --json` gives it."""
+    """A reading as JSON with ``tiles``: every detection it was read from, in `mjcam detect --json`'s form."""
     return {**reading.to_json(), "tiles": detections.to_json()}
 
 
@@ -50,8 +50,8 @@ def read_hand(photo: Photo, detector: Any, region: str, seat: int = 0, *, indica
               options: dict[str, Any] | None = None, winner: bool = True) -> dict[str, Any]:
     """The hand of the player at ``seat`` in the photo: the player's part of a table record (``concealed``,
     ``melds``, ``flowers``) with ``win_tile``, ``groups`` (detection indices per group), ``away``,
-    ``problems``, ``suggestions``, ``needs``, and ``tiles`` (every detection as `mjcam detect --json` gives
-    it) (`hand_reading`, `reading_json`).
+    ``problems``, ``suggestions``, ``needs``, and ``tiles`` (every detection of the look it was read from, in
+    `mjcam detect --json`'s form) (`hand_reading`, `reading_json`).
     """
     return reading_json(*hand_reading(photo, detector, region, seat, indicator=indicator, options=options,
                                       winner=winner))
