@@ -7,8 +7,9 @@ looked at squeezed along either axis, in case its pixels were stretched (`TileDe
 one whose tiles lie in a small part of it is looked at again in that part, enlarged
 (`TileDetector.find_tiles_zoomed`), and one showing a far wall of face-down tiles too small for the detector's
 input is looked at again in enlarged slices (`TileDetector.find_small_tiles`). Asked to (`TileDetector.detect`'s
-``mirror``: a hand that does not add up, `vision.read.hand_reading`), it also looks at the view mirrored and pools
-the boxes of both looks (`TileDetector.find_tiles_mirrored`).
+``mirror`` and ``region``: a hand that does not add up, `vision.read.hand_reading`), it also looks at the view
+mirrored, or at a region of it alone, and pools the boxes of both looks (`TileDetector.find_tiles_mirrored`,
+`TileDetector.find_tiles_within`).
 """
 from __future__ import annotations
 
@@ -254,10 +255,9 @@ class TileDetector:
     def find_tiles_mirrored(self, view: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
                             mirror: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The tiles ``boxes`` (with ``scores``) found in ``view`` pooled with those `find_tiles` finds in ``view``
-        mirrored left to right (``mirror`` "x") or top to bottom ("y"), by non-maximum suppression: the detector's
-        errors on a picture and its mirror image are partly independent, so a tile missed or boxed astray in one
-        look may be boxed well in the other. Returns the boxes kept, their scores, and the boxes set aside (a
-        tile's box in the look that boxed it less surely: `classify_pooled` reads it too)."""
+        mirrored left to right (``mirror`` "x") or top to bottom ("y") (`_pooled`): the detector's errors on a
+        picture and its mirror image are partly independent, so a tile missed or boxed astray in one look may be
+        boxed well in the other."""
         if mirror not in MIRRORS:
             raise ValueError(f"mirror must be one of {', '.join(MIRRORS)}, not {mirror!r}")
         height, width = view.shape[:2]
@@ -265,6 +265,21 @@ class TileDetector:
         seen, seen_scores = self.find_tiles(np.ascontiguousarray(view[:, ::-1] if axis == 0 else view[::-1]))
         edge = (width, height)[axis]
         seen[:, [axis, axis + 2]] = edge - seen[:, [axis + 2, axis]]
+        return self._pooled(boxes, scores, seen, seen_scores)
+
+    def find_tiles_within(self, view: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
+                          region: tuple[int, int, int, int]) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The tiles ``boxes`` (with ``scores``) found in ``view`` pooled with those `find_tiles` finds in its
+        ``region`` (x1, y1, x2, y2 in ``view`` pixels) alone, enlarged to the detector's input (`_pooled`): a
+        hand's tiles are larger there than in the whole picture."""
+        left, top, right, bottom = region
+        seen, seen_scores = self.find_tiles(view[top:bottom, left:right])
+        return self._pooled(boxes, scores, seen + np.array([left, top, left, top], np.float32), seen_scores)
+
+    def _pooled(self, boxes: np.ndarray, scores: np.ndarray, seen: np.ndarray,
+                seen_scores: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Two looks' boxes pooled by non-maximum suppression: the boxes kept, their scores, and the boxes set
+        aside (a tile's box in the look that boxed it less surely: `classify_pooled` reads it too)."""
         pooled, pooled_scores = np.concatenate([boxes, seen]), np.concatenate([scores, seen_scores])
         keep = non_max_suppression(pooled, pooled_scores, self.settings.iou)[: self.settings.max_tiles]
         aside = np.ones(len(pooled), bool)
@@ -326,18 +341,26 @@ class TileDetector:
         probs, up, axis = zip(*runs)
         return np.concatenate(probs), np.concatenate(up), np.concatenate(axis)
 
-    def detect(self, photo: Photo | np.ndarray, mirror: str | None = None) -> Detections:
+    def detect(self, photo: Photo | np.ndarray, mirror: str | None = None,
+               region: tuple[float, float, float, float] | None = None) -> Detections:
         """Every tile of the photo: box in original-image pixels, code, confidence, top-3 alternatives.
-        ``mirror`` ("x" or "y"): the tiles are also looked for in the view mirrored along that axis
-        (`find_tiles_mirrored`, `classify_pooled`), at about twice the detector's time."""
+        A second look, at about twice the detector's time, pooled with the first (`classify_pooled`): ``mirror``
+        ("x" or "y"), the view also mirrored along that axis (`find_tiles_mirrored`); ``region`` (x1, y1, x2, y2
+        in original-image pixels), that part of the view also looked at alone (`find_tiles_within`)."""
+        if mirror is not None and region is not None:
+            raise ValueError("one second look at a time: a mirror or a region, not both")
         if isinstance(photo, np.ndarray):
             photo = Photo(photo, photo.shape[1], photo.shape[0])
         view, scale, offset, boxes, scores = self.find_tiles_zoomed(photo.image)
-        if mirror is None:
-            probs, up, axis = self.classify(view, boxes)
-        else:
+        within = _view_region(region, photo.scale, scale, offset, view.shape) if region is not None else None
+        if mirror is not None:
             boxes, scores, aside = self.find_tiles_mirrored(view, boxes, scores, mirror)
             probs, up, axis = self.classify_pooled(view, boxes, aside)
+        elif within is not None:
+            boxes, scores, aside = self.find_tiles_within(view, boxes, scores, within)
+            probs, up, axis = self.classify_pooled(view, boxes, aside)
+        else:
+            probs, up, axis = self.classify(view, boxes)
         if self.settings.slices and far_wall(boxes, scores, probs, self.imgsz / max(view.shape[:2])):
             new, new_scores = self.find_small_tiles(view, boxes)
             room = self.settings.max_tiles - len(boxes)
@@ -361,6 +384,16 @@ class TileDetector:
             score=scores,
         )
         return detections[order]
+
+
+def _view_region(region: tuple[float, float, float, float], photo_scale: float, scale: tuple[float, float],
+                 offset: tuple[int, int], shape: tuple[int, ...]) -> tuple[int, int, int, int] | None:
+    """A region in original-image pixels in the pixels of a view (`view_to_image` undone), clipped to the view;
+    None when less than two pixels of it lie in the view."""
+    x1, y1, x2, y2 = (np.asarray(region, np.float64) / photo_scale - [*offset, *offset]) * [*scale, *scale]
+    left, top = max(int(x1), 0), max(int(y1), 0)
+    right, bottom = min(math.ceil(x2), shape[1]), min(math.ceil(y2), shape[0])
+    return (left, top, right, bottom) if right - left >= 2 and bottom - top >= 2 else None
 
 
 def view_to_image(boxes: np.ndarray, scale: tuple[float, float], offset: tuple[int, int] = (0, 0)) -> np.ndarray:

@@ -3,11 +3,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from vision.detections import Detections
 from vision.detector import MIRRORS
 from vision.grouping import HandReading, group_hand
 from vision.images import Photo
 
+HAND_MARGIN = 1.5
+"""The region a hand not legal as read is looked at again in reaches this many median tile sizes beyond the
+tiles read into the hand (`hand_region`), to take in a tile missed beside them."""
 DOUBTFUL_CONFIDENCE = 0.5
 """A tile read below this confidence is marked doubtful, for the player to check (the page's ``DOUBTFUL``,
 `webui/static/app.js`)."""
@@ -17,22 +22,42 @@ def hand_reading(photo: Photo, detector: Any, region: str, seat: int = 0, *, ind
                  options: dict[str, Any] | None = None, winner: bool = True) -> tuple[HandReading, Detections]:
     """The checked reading of the hand of the player at ``seat`` in the photo (slivers of tiles the photo's
     edge cuts off left out; ``winner`` False: a hand that did not win), and the detections it was read
-    from. A hand that is not legal as read (from one tile found or more) is looked at again, the photo also
-    mirrored left to right, then top to bottom (`TileDetector.find_tiles_mirrored`: a tile missed or boxed
-    astray may be boxed well there); the first of those readings that is legal is taken, else the first
-    reading. ``detector`` is a `vision.detector.TileDetector` (anything with its ``detect(photo, mirror=None)``)."""
-    def read(mirror: str | None) -> tuple[HandReading, Detections]:
-        detections = detector.detect(photo, mirror=mirror)
+    from. A hand that is not legal as read (from one tile found or more) is looked at again: the photo also
+    mirrored left to right, then top to bottom (`TileDetector.find_tiles_mirrored`), then the region of the
+    hand as first read alone, enlarged (`hand_region`, `TileDetector.find_tiles_within`), each second look's
+    boxes pooled with the first's (a tile missed or boxed astray in one look may be boxed well in the other;
+    a tile boxed in both is read from both boxes); the first of those readings that is legal is taken, else
+    the first reading. ``detector`` is a `vision.detector.TileDetector` (anything with its ``detect(photo,
+    mirror=None, region=None)``)."""
+    def read(**again: Any) -> tuple[HandReading, Detections]:
+        detections = detector.detect(photo, **again)
         return group_hand(detections, region, seat=seat, indicator=indicator, options=options,
                           frame=(photo.width, photo.height), winner=winner), detections
 
-    first = read(None)
+    first = read()
     if first[0].problems and len(first[1]):
-        for mirror in MIRRORS:
-            again = read(mirror)
-            if not again[0].problems:
-                return again
+        around = hand_region(*first, (photo.width, photo.height))
+        for again in [{"mirror": m} for m in MIRRORS] + ([{"region": around}] if around else []):
+            trial = read(**again)
+            if not trial[0].problems:
+                return trial
     return first
+
+
+def hand_region(reading: HandReading, detections: Detections,
+                frame: tuple[int, int]) -> tuple[float, float, float, float] | None:
+    """The region (x1, y1, x2, y2, photo pixels) of the tiles read into the hand, HAND_MARGIN median tile sizes
+    wider on every side, within the photo of size ``frame``; None when the hand holds no tile or the region
+    is the whole photo."""
+    if not reading.held:
+        return None
+    boxes = detections.xyxy[list(reading.held)]
+    margin = HAND_MARGIN * float(np.median(np.sqrt(np.prod(boxes[:, 2:] - boxes[:, :2], axis=1))))
+    left, top = np.maximum(boxes[:, :2].min(0) - margin, 0)
+    right, bottom = np.minimum(boxes[:, 2:].max(0) + margin, frame)
+    if left == 0 and top == 0 and (right, bottom) == tuple(frame):
+        return None
+    return float(left), float(top), float(right), float(bottom)
 
 
 def doubtful_tiles(reading: HandReading, detections: Detections) -> list[int]:
