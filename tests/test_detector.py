@@ -198,6 +198,25 @@ def test_a_tile_boxed_in_both_looks_is_read_from_both_boxes(detector):
     assert compare(reading.player, reading.win_tile, scene).exact
 
 
+def test_a_region_looked_at_alone_gives_its_boxes_in_the_photo_and_pools_them(detector):
+    photo = read_photo(HAND_PHOTOS[1].image)
+    once = detector.detect(photo)
+    left, top = once.xyxy[:, :2].min(0) - 20
+    right, bottom = once.xyxy[:, 2:].max(0) + 20
+    twice = detector.detect(photo, region=(left, top, right, bottom))
+    pairs = match_pairs(box_iou(once.xyxy, twice.xyxy), 0.7)
+    assert len(pairs) >= 0.95 * len(once) and len(twice) <= 1.2 * len(once)
+    assert sum(once.tiles[a] == twice.tiles[b] for a, b in pairs) >= 0.95 * len(pairs)
+
+
+def test_a_region_outside_the_photo_is_no_second_look(detector):
+    photo = read_photo(HAND_PHOTOS[1].image)
+    once, beyond = detector.detect(photo), detector.detect(photo, region=(-500, -500, -100, -100))
+    assert once.tiles == beyond.tiles and np.allclose(once.xyxy, beyond.xyxy)
+    with pytest.raises(ValueError, match="a mirror or a region, not both"):
+        detector.detect(photo, mirror="x", region=(0, 0, 100, 100))
+
+
 def test_a_mirror_along_no_axis_is_refused(detector):
     with pytest.raises(ValueError, match="mirror must be one of x, y"):
         detector.detect(read_photo(HAND_PHOTOS[1].image), mirror="z")

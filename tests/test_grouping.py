@@ -937,3 +937,20 @@ def test_a_set_laid_well_apart_from_the_concealed_row_is_a_meld_with_its_flag_mi
     moved[:3, [0, 2]] -= shift
     hand = group_hand(replace(seen, xyxy=moved), "daishan")
     assert (hand.player["concealed"], hand.player["melds"], hand.win_tile, hand.problems) == (concealed, melds, "9m", ())
+
+
+def test_the_region_a_hand_is_looked_at_again_in_reaches_a_margin_around_its_tiles() -> None:
+    from vision.read import HAND_MARGIN, hand_region
+
+    seen = laid(DAISHAN, PUNG)
+    reading = group_hand(seen, "daishan")
+    left, top = seen.xyxy[:, :2].min(0)
+    right, bottom = seen.xyxy[:, 2:].max(0)
+    margin = HAND_MARGIN * math.sqrt(W * H)
+    assert hand_region(reading, seen, (3000, 3000)) == pytest.approx(
+        (left - margin, top - margin, right + margin, bottom + margin))
+    # within the photo; none when it is the whole photo, or when the hand holds no tile
+    assert hand_region(reading, seen, (1200, 1100)) == pytest.approx((left - margin, top - margin, 1200, 1100))
+    filling = replace(seen, xyxy=seen.xyxy - [left - 10, top - 10, left - 10, top - 10])
+    assert hand_region(reading, filling, (int(right - left), int(bottom - top))) is None
+    assert hand_region(replace(reading, groups=()), seen, (3000, 3000)) is None
