@@ -324,8 +324,8 @@ class TileDetector:
     def classify_pooled(self, image: np.ndarray, boxes: np.ndarray,
                         aside: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """`classify`, each tile's class probabilities averaged with those of the boxes ``aside`` that overlap its
-        box by IoU ``settings.iou`` or more (another look's boxes on the same tile, `find_tiles_mirrored`): crops
-        a few pixels apart are read partly independently."""
+        box by IoU ``settings.iou`` or more (another look's boxes on the same tile, `find_tiles_mirrored`,
+        `find_tiles_within`): crops a few pixels apart are read partly independently."""
         probs, up, axis = self.classify(image, boxes)
         overlap = box_iou(boxes, aside) >= self.settings.iou
         if overlap.any():
