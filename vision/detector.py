@@ -342,25 +342,25 @@ class TileDetector:
         return np.concatenate(probs), np.concatenate(up), np.concatenate(axis)
 
     def detect(self, photo: Photo | np.ndarray, mirror: str | None = None,
-               region: tuple[float, float, float, float] | None = None) -> Detections:
+               region: tuple[float, float, float, float] | None = None, first: tuple | None = None) -> Detections:
         """Every tile of the photo: box in original-image pixels, code, confidence, top-3 alternatives.
-        A second look, at about twice the detector's time, pooled with the first (`classify_pooled`): ``mirror``
+        A second look, at about the detector's time again, pooled with the first (`classify_pooled`): ``mirror``
         ("x" or "y"), the view also mirrored along that axis (`find_tiles_mirrored`); ``region`` (x1, y1, x2, y2
-        in original-image pixels), that part of the view also looked at alone (`find_tiles_within`)."""
+        in original-image pixels), that part of the view also looked at alone (`find_tiles_within`). ``first``:
+        what `find_tiles_zoomed` found in the photo's image, when the caller has it already (looking again at
+        the same photo), so that it is not found again."""
         if mirror is not None and region is not None:
             raise ValueError("one second look at a time: a mirror or a region, not both")
         if isinstance(photo, np.ndarray):
             photo = Photo(photo, photo.shape[1], photo.shape[0])
-        view, scale, offset, boxes, scores = self.find_tiles_zoomed(photo.image)
+        view, scale, offset, boxes, scores = first or self.find_tiles_zoomed(photo.image)
         within = _view_region(region, photo.scale, scale, offset, view.shape) if region is not None else None
+        aside = np.zeros((0, 4), np.float32)
         if mirror is not None:
             boxes, scores, aside = self.find_tiles_mirrored(view, boxes, scores, mirror)
-            probs, up, axis = self.classify_pooled(view, boxes, aside)
         elif within is not None:
             boxes, scores, aside = self.find_tiles_within(view, boxes, scores, within)
-            probs, up, axis = self.classify_pooled(view, boxes, aside)
-        else:
-            probs, up, axis = self.classify(view, boxes)
+        probs, up, axis = self.classify_pooled(view, boxes, aside)
         if self.settings.slices and far_wall(boxes, scores, probs, self.imgsz / max(view.shape[:2])):
             new, new_scores = self.find_small_tiles(view, boxes)
             room = self.settings.max_tiles - len(boxes)

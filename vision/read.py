@@ -27,10 +27,13 @@ def hand_reading(photo: Photo, detector: Any, region: str, seat: int = 0, *, ind
     hand as first read alone, enlarged (`hand_region`, `TileDetector.find_tiles_within`), each second look's
     boxes pooled with the first's (a tile missed or boxed astray in one look may be boxed well in the other;
     a tile boxed in both is read from both boxes); the first of those readings that is legal is taken, else
-    the first reading. ``detector`` is a `vision.detector.TileDetector` (anything with its ``detect(photo,
-    mirror=None, region=None)``)."""
+    the first reading. The first look's view and boxes are found once and shared by every look.
+    ``detector`` is a `vision.detector.TileDetector` (anything with its ``find_tiles_zoomed(image)`` and
+    ``detect(photo, mirror=None, region=None, first=None)``)."""
+    found = detector.find_tiles_zoomed(photo.image)
+
     def read(**again: Any) -> tuple[HandReading, Detections]:
-        detections = detector.detect(photo, **again)
+        detections = detector.detect(photo, first=found, **again)
         return group_hand(detections, region, seat=seat, indicator=indicator, options=options,
                           frame=(photo.width, photo.height), winner=winner), detections
 
