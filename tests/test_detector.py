@@ -165,14 +165,18 @@ def test_a_tile_the_classifier_stays_unsure_of_is_read_again_from_moved_crops(de
         assert CLASS_NAMES[detector.classify(scene.image, box)[0].argmax()] == tile
 
 
+def _assert_found_alike(once, twice) -> None:
+    """A second look pooled with the first finds each tile once, in the photo's pixels, named alike: a box left
+    in the look's own pixels, or both looks' boxes kept, would leave many unmatched."""
+    pairs = match_pairs(box_iou(once.xyxy, twice.xyxy), 0.7)
+    assert len(pairs) >= 0.95 * len(once) and len(twice) <= 1.2 * len(once)
+    assert sum(once.tiles[a] == twice.tiles[b] for a, b in pairs) >= 0.95 * len(pairs)
+
+
 @pytest.mark.parametrize("mirror", ["x", "y"])
 def test_a_mirrored_look_gives_its_boxes_in_the_photo_and_pools_them(detector, mirror):
     photo = read_photo(HAND_PHOTOS[1].image)
-    once, twice = detector.detect(photo), detector.detect(photo, mirror=mirror)
-    pairs = match_pairs(box_iou(once.xyxy, twice.xyxy), 0.7)
-    # each tile found once: a box left mirrored, or both looks' boxes kept, would leave many unmatched
-    assert len(pairs) >= 0.95 * len(once) and len(twice) <= 1.2 * len(once)
-    assert sum(once.tiles[a] == twice.tiles[b] for a, b in pairs) >= 0.95 * len(pairs)
+    _assert_found_alike(detector.detect(photo), detector.detect(photo, mirror=mirror))
 
 
 def test_a_tile_boxed_in_both_looks_is_read_from_both_boxes(detector):
@@ -203,10 +207,7 @@ def test_a_region_looked_at_alone_gives_its_boxes_in_the_photo_and_pools_them(de
     once = detector.detect(photo)
     left, top = once.xyxy[:, :2].min(0) - 20
     right, bottom = once.xyxy[:, 2:].max(0) + 20
-    twice = detector.detect(photo, region=(left, top, right, bottom))
-    pairs = match_pairs(box_iou(once.xyxy, twice.xyxy), 0.7)
-    assert len(pairs) >= 0.95 * len(once) and len(twice) <= 1.2 * len(once)
-    assert sum(once.tiles[a] == twice.tiles[b] for a, b in pairs) >= 0.95 * len(pairs)
+    _assert_found_alike(once, detector.detect(photo, region=(left, top, right, bottom)))
 
 
 def test_a_region_outside_the_photo_is_no_second_look(detector):
