@@ -103,8 +103,8 @@ def main() -> None:
 
     seeds = range(args.first_seed, args.first_seed + args.scenes)
     data = write_dataset(SCENES, args.real, args.real_copies, seeds, args.jobs, args.imgsz, args.render_seconds)
-    run = train_detector(args.init, data, args.name, epochs=args.epochs or TIMED_EPOCHS, imgsz=args.imgsz, batch=args.batch,
-                         lr0=args.lr0, device=args.device, workers=max(1, args.jobs - 2),
+    run = train_detector(args.init, data, args.name, epochs=args.epochs or TIMED_EPOCHS, imgsz=args.imgsz,
+                         batch=args.batch, lr0=args.lr0, device=args.device, workers=max(1, args.jobs - 2),
                          hours=args.minutes / 60 if args.minutes else None, save_period=args.save_period,
                          val=False, close_mosaic=args.close_mosaic)
     for path in strip_checkpoints(run / "weights"):
