@@ -14,6 +14,10 @@ from pathlib import Path
 
 from datasets.build import BUILD
 
+TIMED_EPOCHS = 10_000
+"""The epochs asked of ultralytics in a run bounded by time: it ends a run after its epochs even when it is timed,
+and fits them to the time only after the first (asked for one, it stopped there: 2026-12-04)."""
+
 
 def train_detector(init: Path, data: Path, name: str, *, project: Path = BUILD / "runs", epochs: int = 12,
                    imgsz: int = 480, batch: int = 16, lr0: float = 0.002, device: str = "cpu", workers: int = 2,
@@ -21,13 +25,14 @@ def train_detector(init: Path, data: Path, name: str, *, project: Path = BUILD /
                    close_mosaic: int | None = None) -> Path:
     """Train from ``init`` on ``data`` (a YOLO data.yaml) as one class; returns the run's folder.
 
-    ``hours``, when given, bounds the run by time instead of ``epochs`` (ultralytics fits its schedule to it).
+    ``hours``, when given, bounds the run by time instead of ``epochs`` (ultralytics fits its schedule to it;
+    `TIMED_EPOCHS`).
     """
     from ultralytics import YOLO
 
     YOLO(init).train(
         data=str(data),
-        epochs=epochs,
+        epochs=TIMED_EPOCHS if hours else epochs,
         time=hours,
         imgsz=imgsz,
         batch=batch,

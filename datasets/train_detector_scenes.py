@@ -22,9 +22,6 @@ from datasets.build import BUILD, SYNTH_KINDS, write_data_yaml
 SCENES = BUILD / "detector_scenes"
 VAL_SEEDS = range(8_500_000, 8_500_040)
 """Synthetic scenes for the one validation ultralytics always runs after the last epoch (not used to choose)."""
-TIMED_EPOCHS = 10_000
-"""The epochs asked for in a run bounded by ``--minutes``: ultralytics ends a run after its epochs even when it is
-timed, and fits them to the time only after the first (asked for one, it stopped there: 2026-12-04)."""
 
 
 def render_scene(seed: int, root: Path, max_side: int) -> int:
@@ -103,8 +100,8 @@ def main() -> None:
 
     seeds = range(args.first_seed, args.first_seed + args.scenes)
     data = write_dataset(SCENES, args.real, args.real_copies, seeds, args.jobs, args.imgsz, args.render_seconds)
-    run = train_detector(args.init, data, args.name, epochs=args.epochs or TIMED_EPOCHS, imgsz=args.imgsz,
-                         batch=args.batch, lr0=args.lr0, device=args.device, workers=max(1, args.jobs - 2),
+    run = train_detector(args.init, data, args.name, epochs=args.epochs or 1, imgsz=args.imgsz, batch=args.batch,
+                         lr0=args.lr0, device=args.device, workers=max(1, args.jobs - 2),
                          hours=args.minutes / 60 if args.minutes else None, save_period=args.save_period,
                          val=False, close_mosaic=args.close_mosaic)
     for path in strip_checkpoints(run / "weights"):
