@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from scoring import score_table
+from scoring.tiles import parse_tiles
 from tests.test_grouping import laid, row
 from vision.grouping import group_hand
 from vision.detector import CLASSIFIER_MODEL, DETECTOR_MODEL
@@ -115,6 +116,14 @@ def test_a_blurred_real_photo_is_read_whole(tmp_path: Path) -> None:
     done = mjcam(str(photo), "--rules", "daishan", "--json")
     out = json.loads(done.stdout)
     assert (out["concealed"], out["win_tile"], out["problems"]) == ("234456678p55666z", "6p", [])
+
+
+def test_a_stretched_real_photo_whose_row_is_read_as_a_scrap_is_read_whole() -> None:
+    # a close-up stretched to 640×640 (tiles 11 times taller than wide); the table's edge, boxed as a back, joins
+    # the row, which then reads as no group either way up, and a quarter turn reads two tiles of two rows
+    photo = next((Path(__file__).resolve().parents[2] / "shared/data/chinese-mahjong-detection/valid/images").glob("393533204_*.jpg"))
+    out = json.loads(mjcam(str(photo), "--rules", "daishan", "--json").stdout)
+    assert len(parse_tiles(out["concealed"])) >= 16 and out["melds"] == []
 
 
 def test_flowers_laid_in_the_row_of_a_real_photo_are_laid_aside_and_scored() -> None:
