@@ -195,3 +195,13 @@ def test_an_annotated_copy_never_writes_over_a_photo_of_a_fallback_name(tmp_path
     assert (status, len(out), err) == (0, 1, [])
     assert [p.name for p in (tmp_path / "out").iterdir()] == ["hand.jpg"]
     assert (tmp_path / "out" / "hand.jpg").read_bytes()[:3] == b"\xff\xd8\xff"
+
+
+@pytest.mark.parametrize("shape", [(3, 20000), (20000, 3), (1, 10000), (8000, 20)])
+def test_a_sliver_of_a_picture_is_read_as_no_tiles(tmp_path, capsys, shape):
+    # shrunk to the working size or the detector's input, a side of 3 pixels rounded to none (an OpenCV error)
+    path = tmp_path / "sliver.png"
+    cv2.imwrite(str(path), np.random.default_rng(0).integers(0, 256, (*shape, 3), np.uint8))
+    assert min(decode_photo(path.read_bytes()).image.shape[:2]) >= 1
+    status, out, err = detect(capsys, path)
+    assert (status, err) == (0, []) and out[0].startswith(f"sliver.png ({shape[1]}×{shape[0]}): ")

@@ -193,10 +193,17 @@ def decode_photo(data: bytes, name: str = "image", work_side: int = WORK_SIDE) -
     if flags != cv2.IMREAD_COLOR:
         # a reduced decode: the original size is the header's, with axes swapped if EXIF turned the photo
         full_width, full_height = size[::-1] if _jpeg_orientation(data) in (5, 6, 7, 8) else size
-    if max(image.shape[:2]) > work_side:
-        scale = work_side / max(image.shape[:2])
-        image = cv2.resize(image, (round(image.shape[1] * scale), round(image.shape[0] * scale)), interpolation=cv2.INTER_AREA)
-    return Photo(image=np.ascontiguousarray(image), width=int(full_width), height=int(full_height))
+    image = np.ascontiguousarray(fit_within(image, work_side))
+    return Photo(image=image, width=int(full_width), height=int(full_height))
+
+
+def fit_within(image: np.ndarray, side: int) -> np.ndarray:
+    """The image shrunk, aspect kept, so that its longer side is at most ``side`` (at least a pixel each way)."""
+    if max(image.shape[:2]) <= side:
+        return image
+    scale = side / max(image.shape[:2])
+    size = (max(round(image.shape[1] * scale), 1), max(round(image.shape[0] * scale), 1))
+    return cv2.resize(image, size, interpolation=cv2.INTER_AREA)
 
 
 def read_photo(path: str | Path, work_side: int = WORK_SIDE) -> Photo:

@@ -21,7 +21,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from vision.images import WORK_SIDE, Photo, decode_photo, image_format
+from vision.images import WORK_SIDE, Photo, decode_photo, fit_within, image_format
 
 os.environ.setdefault("OPENCV_FFMPEG_LOGLEVEL", "-8")  # FFmpeg's own log off (read when OpenCV first opens a
 # video through it): a file it cannot read would print its lines before the one line that says why
@@ -86,11 +86,7 @@ def changed_fraction(a: np.ndarray, b: np.ndarray, pixel_delta: float) -> float:
 
 
 def _encode_jpeg(image: np.ndarray, max_side: int, quality: int) -> bytes:
-    if max(image.shape[:2]) > max_side:
-        scale = max_side / max(image.shape[:2])
-        image = cv2.resize(image, (round(image.shape[1] * scale), round(image.shape[0] * scale)),
-                           interpolation=cv2.INTER_AREA)
-    ok, buffer = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    ok, buffer = cv2.imencode(".jpg", fit_within(image, max_side), [cv2.IMWRITE_JPEG_QUALITY, quality])
     if not ok:
         raise RuntimeError("OpenCV could not encode a JPEG")
     return buffer.tobytes()
