@@ -1,6 +1,11 @@
-"""160 whole tables that turn on the options, flags and context facts of spec.md §7 (each non-default value,
-each flag and its preconditions, settlement corner cases), every net computed by hand from spec.md before
-the scorer was run on it (a helper's audit, 2026-12-01). ``net`` null: the record must be refused, with ``error`` in the message."""
+"""Whole tables whose nets were computed by hand from spec.md before the scorer was run on them:
+``option_tables.jsonl``, 160 that turn on the options, flags and context facts of §7 (each non-default value,
+each flag and its preconditions, settlement corner cases; a helper's audit, 2026-12-01), and
+``audit_tables.jsonl``, 101 on ground those and the region tests leave (several wild tiles for different kinds,
+the best of several readings, stacked events and specials, every kind of kong, dealers on every seat, each
+region's scoring options; four helpers' audits, 2026-12-04, which found no scoring error: three Wenling
+hand computations were corrected where the scorer's items showed a better reading or a 得 the helper had missed). ``net`` null: the
+record must be refused, with ``error`` in the message."""
 from __future__ import annotations
 
 import json
@@ -12,7 +17,8 @@ import pytest
 
 from scoring import RecordError, score_table
 
-TABLES = [json.loads(line) for line in (Path(__file__).parent / "option_tables.jsonl").read_text("utf-8").splitlines()]
+TABLES = [json.loads(line) for name in ("option_tables.jsonl", "audit_tables.jsonl")
+          for line in (Path(__file__).parent / name).read_text("utf-8").splitlines()]
 
 
 @pytest.mark.parametrize("table", TABLES, ids=[t["name"] for t in TABLES])
