@@ -60,6 +60,7 @@ import numpy as np
 
 from scoring.tiles import FLOWERS, PLAYING_TILES, format_tiles
 from vision.detections import BACK, CLASS_NAMES
+from vision.images import fit_within
 
 SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data"
 REGIONS = ("wenling", "fuzhou", "daishan", "baicheng")
@@ -1453,10 +1454,7 @@ def write_yolo(scene: Scene, images_dir: Path | str, labels_dir: Path | str, nam
     images_dir, labels_dir = Path(images_dir), Path(labels_dir)
     images_dir.mkdir(parents=True, exist_ok=True)
     labels_dir.mkdir(parents=True, exist_ok=True)
-    image = scene.image
-    if max_side is not None and max(height, width) > max_side:
-        scale = max_side / max(height, width)
-        image = cv2.resize(image, (round(width * scale), round(height * scale)), interpolation=cv2.INTER_AREA)
+    image = scene.image if max_side is None else fit_within(scene.image, max_side)
     if not cv2.imwrite(str(images_dir / f"{name}.jpg"), image, [cv2.IMWRITE_JPEG_QUALITY, 95]):
         raise OSError(f"cannot write {images_dir / f'{name}.jpg'}")
     (labels_dir / f"{name}.txt").write_text("".join(line + "\n" for line in lines))

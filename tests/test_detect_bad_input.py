@@ -15,7 +15,7 @@ import pytest
 
 from datasets.real import REAL_DATA
 from mjcam.cli import main
-from vision.images import ImageError, decode_photo
+from vision.images import ImageError, decode_photo, fit_within
 
 PHOTO = sorted((REAL_DATA / "valid" / "images").glob("*.jpg"))[0]
 
@@ -204,4 +204,11 @@ def test_a_sliver_of_a_picture_is_read_as_no_tiles(tmp_path, capsys, shape):
     cv2.imwrite(str(path), np.random.default_rng(0).integers(0, 256, (*shape, 3), np.uint8))
     assert min(decode_photo(path.read_bytes()).image.shape[:2]) >= 1
     status, out, err = detect(capsys, path)
-    assert (status, err) == (0, []) and out[0].startswith(f"sliver.png ({shape[1]}×{shape[0]}): ")
+    assert (status, out, err) == (0, [f"sliver.png ({shape[1]}×{shape[0]}): 0 tiles: "], [])
+
+
+def test_fit_within_shrinks_to_the_side_keeping_the_aspect_and_a_pixel_each_way():
+    image = np.zeros((300, 4000, 3), np.uint8)
+    assert fit_within(image, 1000).shape == (75, 1000, 3)
+    assert fit_within(image, 4000) is image  # small enough: the same picture, not enlarged
+    assert fit_within(np.zeros((3, 20000, 3), np.uint8), 1280).shape == (1, 1280, 3)

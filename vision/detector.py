@@ -103,7 +103,8 @@ def letterbox(image: np.ndarray, size: int) -> tuple[np.ndarray, float, tuple[in
     """The image scaled to fit ``size``×``size`` (aspect kept, grey padding): (NCHW float RGB, scale, pad)."""
     height, width = image.shape[:2]
     scale = min(size / height, size / width)
-    new_w, new_h = max(round(width * scale), 1), max(round(height * scale), 1)  # a sliver of a picture keeps a pixel
+    # a sliver of a picture keeps a pixel across (its boxes along that side are then off: it holds no tile)
+    new_w, new_h = max(round(width * scale), 1), max(round(height * scale), 1)
     resized = cv2.resize(image, (new_w, new_h), interpolation=cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR)
     pad_x, pad_y = (size - new_w) // 2, (size - new_h) // 2
     canvas = np.full((size, size, 3), 114, np.uint8)

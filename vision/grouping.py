@@ -1514,8 +1514,9 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
     tiles alone in their group (`_lone_turned`) or in a meld that reads as no meld (`_misflagged`) cleared, or a box left out as a double kept in a hand a
     tile short (`_missing_doubles`), if that makes it legal;
     a group that reads as no meld and runs out of the photo is left out in any case (a meld is laid whole).
-    When none does and the reading as read holds less than half a hand, the trial that holds the most tiles,
-    more than it, is taken (a hand reported wrong serves the player better than a scrap of one); when the flowers inside the row, taken out, leave a
+    When none does and the reading as read holds less than half a hand's size, the trial holding the most
+    detections, if more than the reading holds, is taken (a hand reported wrong serves the player better than
+    a scrap of one); when the flowers inside the row, taken out, leave a
     hand of a winning hand's size and the reading as read is not, that reading is taken (its suggestions are
     then its tiles' alternatives). At most MAX_TRIALS such readings are tried (a
     photo of scattered tiles offers many). When the reading taken offers no correction (`suggest`), the

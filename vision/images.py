@@ -198,7 +198,8 @@ def decode_photo(data: bytes, name: str = "image", work_side: int = WORK_SIDE) -
 
 
 def fit_within(image: np.ndarray, side: int) -> np.ndarray:
-    """The image shrunk, aspect kept, so that its longer side is at most ``side`` (at least a pixel each way)."""
+    """The image shrunk, aspect kept, so that its longer side is at most ``side``; a side that would shrink
+    under a pixel keeps one. An image already small enough is returned as it is."""
     if max(image.shape[:2]) <= side:
         return image
     scale = side / max(image.shape[:2])

@@ -1319,7 +1319,7 @@ async function drawnPhoto(file) {
   }
   const copy = (px) => {
     const scale = Math.min(1, px / Math.max(bitmap.width, bitmap.height));
-    const canvas = Object.assign(document.createElement("canvas"), { width: Math.round(bitmap.width * scale), height: Math.round(bitmap.height * scale) });
+    const canvas = Object.assign(document.createElement("canvas"), { width: Math.max(1, Math.round(bitmap.width * scale)), height: Math.max(1, Math.round(bitmap.height * scale)) });
     const context = canvas.getContext("2d");
     context.imageSmoothingQuality = "high"; // shrunk without aliasing, as the reader's own reduction is
     context.drawImage(bitmap, 0, 0, canvas.width, canvas.height);
