@@ -1561,7 +1561,8 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
             if cleared.any():
                 trials.append((layout.up, set(), replace(detections, sideways=detections.sideways & ~cleared), "",
                                none))
-        fullest, most, sized = None, 0, None
+        scrap = 2 * reading.size < reading.full_size  # the reading as read holds less than half a hand
+        fullest, most, sized = None, len(reading.held), None
         for up, stray, seen, part, kept in trials[:MAX_TRIALS]:
             trial = read_detections(seen, region, seat=seat, indicator=indicator, options=options,
                                     left_out=slivers | stray, up=up, winner=winner, part=part, kept=kept)
@@ -1569,7 +1570,7 @@ def group_hand(detections: Detections, region: str, *, seat: int = 0, indicator:
                 layout, reading, problems = *trial, ()
                 break
             tried.append((trial, seen))
-            if 2 * reading.size < reading.full_size and len(trial[1].held) > max(most, len(reading.held)):
+            if scrap and len(trial[1].held) > most:
                 fullest, most = (trial, (seen, slivers | stray, part, kept)), len(trial[1].held)
             if part == "flowers" and trial[1].size == trial[1].full_size != reading.size:
                 sized = (trial, (seen, slivers | stray, part, kept))
