@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
+from datasets.real import REAL_DATA
 from scoring import score_table
 from scoring.tiles import parse_tiles
 from tests.test_grouping import laid, row
@@ -22,6 +23,11 @@ from vision.read_cli import ReadError, table_record
 MJCAM = Path(sys.executable).parent / "mjcam"
 HAND = (0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 5z", "5z"))
 MODELS_PRESENT = DETECTOR_MODEL.exists() and CLASSIFIER_MODEL.exists()
+
+
+def valid_photo(name: str) -> Path:
+    """The real `valid` photo whose file name starts with ``name``."""
+    return next((REAL_DATA / "valid" / "images").glob(f"{name}_*.jpg"))
 
 
 def facts(**given) -> Namespace:
@@ -111,7 +117,7 @@ def test_bad_input_is_one_line_with_status_2(args: list[str], message: str) -> N
 def test_a_blurred_real_photo_is_read_whole(tmp_path: Path) -> None:
     # blurred, the boxes overlap unevenly and a gap was read in the middle of the concealed row
     photo = tmp_path / "blurred.jpg"
-    sharp = next((Path(__file__).resolve().parents[2] / "shared/data/chinese-mahjong-detection/valid/images").glob("hand_004_*.jpg"))
+    sharp = valid_photo("hand_004")
     cv2.imwrite(str(photo), cv2.GaussianBlur(cv2.imread(str(sharp)), (0, 0), 4))
     done = mjcam(str(photo), "--rules", "daishan", "--json")
     out = json.loads(done.stdout)
@@ -121,14 +127,14 @@ def test_a_blurred_real_photo_is_read_whole(tmp_path: Path) -> None:
 def test_a_stretched_real_photo_whose_row_is_read_as_a_scrap_is_read_whole() -> None:
     # a close-up stretched to 640×640 (tiles 11 times taller than wide); the table's edge, boxed as a back, joins
     # the row, which then reads as no group either way up, and a quarter turn reads two tiles of two rows
-    photo = next((Path(__file__).resolve().parents[2] / "shared/data/chinese-mahjong-detection/valid/images").glob("393533204_*.jpg"))
+    photo = valid_photo("393533204")
     out = json.loads(mjcam(str(photo), "--rules", "daishan", "--json").stdout)
     assert len(parse_tiles(out["concealed"])) == 17 and out["melds"] == []  # 16 labelled, a 2m left unlabelled
 
 
 def test_flowers_laid_in_the_row_of_a_real_photo_are_laid_aside_and_scored() -> None:
     # hand_003 shows 222z, two flowers, then 123456789p 77z in one row, no tile set apart
-    photo = next((Path(__file__).resolve().parents[2] / "shared/data/chinese-mahjong-detection/valid/images").glob("hand_003_*.jpg"))
+    photo = valid_photo("hand_003")
     out = json.loads(mjcam(str(photo), "--rules", "daishan", "--json").stdout)
     assert (out["concealed"], out["flowers"], out["win_tile"], out["problems"]) == ("123456789p22277z", "16f", "9p", [])
     done = mjcam(str(photo), "--rules", "daishan", "--score", "--self-draw")
@@ -138,7 +144,7 @@ def test_flowers_laid_in_the_row_of_a_real_photo_are_laid_aside_and_scored() -> 
 
 
 def test_a_winning_tile_given_answers_the_problem_of_none_set_apart() -> None:
-    photo = next((Path(__file__).resolve().parents[2] / "shared/data/chinese-mahjong-detection/valid/images").glob("hand_003_*.jpg"))
+    photo = valid_photo("hand_003")
     asked = ("--rules", "wenling", "--score", "--self-draw", "--indicator", "1m", "--dealer", "0")
     assert "no tile is set apart as the winning tile" in mjcam(str(photo), "--rules", "wenling").stdout
     done = mjcam(str(photo), *asked, "--win-tile", "9p")
