@@ -4,8 +4,8 @@ each flag and its preconditions, settlement corner cases; a helper's audit, 2026
 ``audit_tables.jsonl``, 101 on ground those and the region tests leave (several wild tiles for different kinds,
 the best of several readings, stacked events and specials, every kind of kong, dealers on every seat, each
 region's scoring options; four helpers' audits, 2026-12-04, which found no scoring error: three Wenling
-hand computations were corrected where the scorer's items showed a better reading or a 得 the helper had missed). ``net`` null: the
-record must be refused, with ``error`` in the message."""
+hand computations were corrected where the scorer's items showed a better reading or a 得 the helper had
+missed). ``net`` null: the record must be refused, with ``error`` in the message."""
 from __future__ import annotations
 
 import json
