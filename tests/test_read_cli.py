@@ -105,6 +105,9 @@ def mjcam(*args: str) -> subprocess.CompletedProcess:
     (["x.jpg", "--rules", "daishan", "--option", "di=0"],
      "mjcam read: option di must be a whole number from 1 to 1000000, got 0\n"),
     (["x.jpg", "--rules", "mars"], "mjcam read: argument --rules: invalid choice: 'mars'"),
+    (["x.jpg", "--rules", "daishan", "--option", "di=" + "[" * 5000],
+     "mjcam read: --option di: the value is nested too deeply\n"),
+    (["x.jpg", "--rules", "fuzhou", "--indicator", ""], "mjcam read: --indicator takes one tile, e.g. 5p, not ''\n"),
     (["x.jpg", "--rules", "wenling", "--score", "--non-winner"],
      "mjcam read: --score scores the photographed hand as the winner's: leave out --non-winner\n"),
 ])

@@ -60,7 +60,7 @@ def run(args: argparse.Namespace) -> int:
     from scoring import RecordError, check_setting
 
     try:
-        indicator = _one_tile(args.indicator, "--indicator") if args.indicator else None
+        indicator = _one_tile(args.indicator, "--indicator") if args.indicator is not None else None
         options = _options(args.option)
         try:
             check_setting(args.rules, indicator, options)
@@ -123,7 +123,9 @@ def _options(pairs: list[str]) -> dict[str, Any]:
             raise ReadError(f"--option takes KEY=VALUE, e.g. di=2, not {pair!r}")
         try:
             options[key] = json.loads(value)
-        except ValueError:
+        except RecursionError:
+            raise ReadError(f"--option {key}: the value is nested too deeply") from None
+        except ValueError:  # not JSON: the value is the text itself
             options[key] = value
     return options
 
