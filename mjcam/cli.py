@@ -39,12 +39,23 @@ def main(argv: list[str] | None = None) -> int:
     module.add_arguments(sub_parser)
     args = sub_parser.parse_args(argv[1:])
     try:
-        return int(module.run(args) or 0)
+        status = int(module.run(args) or 0)
+        sys.stdout.flush()  # a write that fails (a full disk, a closed pipe) fails here, not after the exit
+        return status
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:  # the reader of our output went away (`mjcam score ... | head`): stop quietly
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _drop_output()
         return 1
+    except OSError as error:  # each subcommand reports what it cannot read: this is the output (a full disk)
+        print(f"mjcam {known.command}: cannot write the output ({error.strerror or error})", file=sys.stderr)
+        _drop_output()
+        return 1
+
+
+def _drop_output() -> None:
+    """Point standard output at the null device, so that its last flush at exit cannot fail again."""
+    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 if __name__ == "__main__":

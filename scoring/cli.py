@@ -14,6 +14,8 @@ from scoring import REGIONS, score_table
 from scoring.record import load_json
 from scoring.tiles import seat_wind
 
+MAX_RECORD_BYTES = 2**20
+"""A table record is a few hundred bytes; a larger input is read no further (``/dev/zero`` never ends)."""
 _WIND_NAMES = {"1z": "East", "2z": "South", "3z": "West", "4z": "North"}
 _METHODS = {"self_draw": "self-drawn", "discard": "on a discard from P{}", "rob_kong": "robbing a kong from P{}"}
 
@@ -38,15 +40,20 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _read(path: str) -> Any:
+    source = "standard input" if path == "-" else path
     try:
         if path == "-":
-            data = sys.stdin.buffer.read()
+            if sys.stdin is None:
+                raise OSError("it is closed")
+            data = sys.stdin.buffer.read(MAX_RECORD_BYTES + 1)
         else:
             with open(path, "rb") as file:
-                data = file.read()
+                data = file.read(MAX_RECORD_BYTES + 1)
     except OSError as error:
-        raise OSError(f"cannot read {path}: {error.strerror or error}") from None
-    return load_json(data, "standard input" if path == "-" else path)
+        raise OSError(f"cannot read {source}: {error.strerror or error}") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise OSError(f"{source} is larger than a table record can be ({MAX_RECORD_BYTES // 2**20} MB at most)")
+    return load_json(data, source)
 
 
 def breakdown(record: dict, result: dict) -> str:

@@ -1,5 +1,6 @@
 """`mjcam score` as installed (`pip install -e .`): breakdown, --json, stdin, and one-line errors with status 2."""
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -110,3 +111,22 @@ def test_output_cut_short_by_its_reader_is_no_traceback():
 
 def test_a_usage_error_is_one_line():
     assert "the following arguments are required: FILE" in error_line(mjcam())
+
+
+def test_an_endless_input_is_read_no_further_than_a_record_can_be():
+    done = subprocess.run([str(MJCAM), "score", "/dev/zero"], capture_output=True, text=True, timeout=60)
+    assert error_line(done) == "mjcam score: /dev/zero is larger than a table record can be (1 MB at most)"
+
+
+def test_a_closed_standard_input_is_one_line():
+    done = subprocess.run([str(MJCAM), "score", "-"], stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                          timeout=60, preexec_fn=lambda: os.close(0))
+    assert error_line(done) == "mjcam score: cannot read standard input: it is closed"
+
+
+def test_output_that_cannot_be_written_is_one_line_with_status_1():
+    with open("/dev/full", "w") as full:
+        done = subprocess.run([str(MJCAM), "score", str(EXAMPLES / "W1.json")], stdout=full, stderr=subprocess.PIPE,
+                              text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr == "mjcam score: cannot write the output (No space left on device)\n"
