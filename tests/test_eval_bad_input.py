@@ -166,6 +166,12 @@ def test_run_names_the_class_list_it_used(capsys, split):
                                       "for a polygon (x y of each point)"),
     ("3 nan 0.5 0.1 0.1", "the coordinates 'nan 0.5 0.1 0.1' are not all finite numbers"),
     ("3 line 0.5 0.1 0.1", "the coordinates 'line 0.5 0.1 0.1' are not all finite numbers"),
+    ("3 1.5 0.5 -0.1 0.1", "the box (cx cy w h) 1.5 0.5 -0.1 0.1 is empty or lies outside the image (coordinates "
+                           "are shares of its width and height, 0 to 1)"),
+    ("3 0.5 0.5 0 0", "the box (cx cy w h) 0.5 0.5 0 0 is empty or lies outside the image (coordinates are shares "
+                      "of its width and height, 0 to 1)"),
+    ("3 1.2 0.5 0.2 0.1", "the box (cx cy w h) 1.2 0.5 0.2 0.1 is empty or lies outside the image (coordinates are "
+                          "shares of its width and height, 0 to 1)"),
 ])
 def test_bad_label_line_is_one_line_naming_file_and_line(capsys, split, line, message):
     label = split / "labels" / (PHOTOS[1].stem + ".txt")
@@ -220,3 +226,12 @@ def test_images_with_no_label_file_are_counted_as_left_out(capsys, split):
     assert status == 0 and out.startswith("2 photos, ") and "(1 image with no label file left out)" in out.splitlines()[0]
     status, out, _ = mjcam_eval(capsys, split, "--json")
     assert json.loads(out)["unlabelled"] == 1
+
+
+def test_a_folder_with_no_labelled_image_is_an_error_not_a_score_of_zero(capsys, split):
+    for label in (split / "labels").iterdir():
+        label.unlink()
+    assert_error(capsys, (split,), f"{split}: no labelled image to measure (3 with no label file in labels/)")
+    for photo in (split / "images").iterdir():
+        photo.unlink()
+    assert_error(capsys, (split,), f"{split}: no labelled image to measure")

@@ -121,7 +121,7 @@ def evaluate_folder(folder: Path, detector, names: list[str], accept: float, lim
     reaches ``accept``, the operating threshold. Every label file is read before the detector runs, so a bad
     one (ValueError) stops the run before any work is done; a photo that cannot be read is reported on stderr
     and left out, and counted as ``unreadable`` in the summary; images with no label file are left out and
-    counted as ``unlabelled``.
+    counted as ``unlabelled`` (ValueError when no image is left: a score of nothing is no score).
     """
     labelled, unlabelled = [], 0
     images = sorted(p for p in (folder / "images").iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
@@ -137,6 +137,9 @@ def evaluate_folder(folder: Path, detector, names: list[str], accept: float, lim
             except ValueError as error:
                 raise ValueError(f"{label}: {error}") from None
         labelled.append((image_path, boxes, tiles))
+    if not labelled:
+        without = f" ({unlabelled} with no label file in labels/)" if unlabelled else ""
+        raise ValueError(f"{folder}: no labelled image to measure{without}")
     scores, unreadable = DetectionScores(), 0
     for image_path, boxes, tiles in labelled:
         try:

@@ -129,7 +129,8 @@ def read_lines(path: Path) -> list[str]:
 
 def read_yolo_labels(path: Path, names: list[str]) -> tuple[np.ndarray, list[str]]:
     """Boxes (normalised cx, cy, w, h) and class names of a YOLO label file; polygons become their min/max box.
-    ValueError naming the file and line for a line that is neither, or whose class index is not one of ``names``."""
+    ValueError naming the file and line for a line that is neither, whose class index is not one of ``names``,
+    or whose box is empty or outside the image."""
     boxes, tiles = [], []
     for n, line in enumerate(read_lines(path), 1):
         parts = line.split()
@@ -145,13 +146,18 @@ def read_yolo_labels(path: Path, names: list[str]) -> tuple[np.ndarray, list[str
         if not all(map(math.isfinite, values)):
             raise ValueError(f"{path}:{n}: the coordinates {' '.join(parts[1:])!r} are not all finite numbers")
         if len(values) == 4:
-            boxes.append(values)
+            box = values
         elif len(values) >= 6 and len(values) % 2 == 0:
             xs, ys = values[0::2], values[1::2]
-            boxes.append([(min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2, max(xs) - min(xs), max(ys) - min(ys)])
+            box = [(min(xs) + max(xs)) / 2, (min(ys) + max(ys)) / 2, max(xs) - min(xs), max(ys) - min(ys)]
         else:
             raise ValueError(f"{path}:{n}: {len(values)} coordinates: expected 4 for a box (cx cy w h) or an even "
                              "number, at least 6, for a polygon (x y of each point)")
+        cx, cy, w, h = box
+        if not (w > 0 and h > 0 and cx - w / 2 < 1 and cx + w / 2 > 0 and cy - h / 2 < 1 and cy + h / 2 > 0):
+            raise ValueError(f"{path}:{n}: the box (cx cy w h) {' '.join(f'{v:g}' for v in box)} is empty or lies "
+                             "outside the image (coordinates are shares of its width and height, 0 to 1)")
+        boxes.append(box)
         tiles.append(names[int(parts[0])])
     return np.array(boxes, np.float32).reshape(-1, 4), tiles
 
