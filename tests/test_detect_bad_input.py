@@ -204,7 +204,7 @@ def test_a_sliver_of_a_picture_is_read_as_no_tiles(tmp_path, capsys, shape):
     cv2.imwrite(str(path), np.random.default_rng(0).integers(0, 256, (*shape, 3), np.uint8))
     assert min(decode_photo(path.read_bytes()).image.shape[:2]) >= 1
     status, out, err = detect(capsys, path)
-    assert (status, out, err) == (0, [f"sliver.png ({shape[1]}×{shape[0]}): 0 tiles: "], [])
+    assert (status, out, err) == (0, [f"{path} ({shape[1]}×{shape[0]}): 0 tiles: "], [])
 
 
 def test_fit_within_shrinks_to_the_side_keeping_the_aspect_and_a_pixel_each_way():

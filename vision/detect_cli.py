@@ -121,11 +121,11 @@ def run(args: argparse.Namespace) -> int:
             continue
         detections = detector.detect(photo)
         if args.json:
-            print(json.dumps({"file": path.name, "width": photo.width, "height": photo.height,
+            print(json.dumps({"file": str(path), "width": photo.width, "height": photo.height,
                               "tiles": detections.to_json()}, ensure_ascii=False), flush=True)
         else:
             names = " ".join(t + ("*" if s else "") for t, s in zip(detections.tiles, detections.sideways))
-            print(f"{path.name} ({photo.width}×{photo.height}): {len(detections)} tiles: {names}", flush=True)
+            print(f"{path} ({photo.width}×{photo.height}): {len(detections)} tiles: {names}", flush=True)
         if args.annotate:
             target = annotated_path(args.annotate, path, kept)
             try:
