@@ -8,7 +8,7 @@ import sys
 import urllib.request
 from pathlib import Path
 
-from webui.cli import lan_address
+from webui.cli import lan_address, url_host
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -97,3 +97,9 @@ def test_what_waitress_refuses_is_answered_in_json():
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_the_printed_url_opens_for_every_kind_of_host():
+    assert url_host("0.0.0.0") == url_host("") == "127.0.0.1"
+    assert url_host("::") == "[::1]" and url_host("::1") == "[::1]" and url_host("fe80::1") == "[fe80::1]"
+    assert url_host("192.168.1.5") == "192.168.1.5" and url_host("localhost") == "localhost"

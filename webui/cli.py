@@ -45,6 +45,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--threads", type=int, default=8, help="request threads (default 8)")
 
 
+def url_host(host: str) -> str:
+    """The host of the page's URL on this machine when the server listens on ``host``: every IPv4 interface
+    as 127.0.0.1, every IPv6 one ("::": waitress takes no IPv4 there) as [::1], an IPv6 address bracketed."""
+    if host in ("0.0.0.0", ""):
+        return "127.0.0.1"
+    if host == "::":
+        return "[::1]"
+    return f"[{host}]" if ":" in host else host
+
+
 def lan_address() -> str | None:
     """This machine's address on its local network (no packet is sent), or None when there is none."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
@@ -87,8 +97,7 @@ def run(args: argparse.Namespace) -> int:
         return _fail(f"cannot listen on {args.host}:{args.port} ({getattr(error, 'strerror', None) or error})")
     server.channel_class = JsonErrorChannel
     port = server.effective_port
-    shown_host = "127.0.0.1" if args.host in ("0.0.0.0", "") else args.host
-    print(f"mjcam: the table page is at http://{shown_host}:{port}/ (model {model['detector']}, "
+    print(f"mjcam: the table page is at http://{url_host(args.host)}:{port}/ (model {model['detector']}, "
           f"{model['classifier']}; Ctrl+C stops)", flush=True)
     if args.host in ("0.0.0.0", ""):
         address = lan_address()
