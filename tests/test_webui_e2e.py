@@ -855,6 +855,27 @@ def test_changing_the_rules_keeps_the_players_melds(browser, server):
     assert page.errors == []
 
 
+def test_a_meld_claimed_from_the_seat_its_hand_is_moved_to_asks_its_source_again(browser, server):
+    page = open_page(browser, server, "daishan")
+    upload(page, "370280965")
+    kinds = page.locator(".meld-kind")
+    kinds.first.click()
+    page.select_option("#meld-from", "3")
+    page.locator('#meld-dialog button[value="done"]').click()
+    expect(kinds).to_have_text(["Pung ← Seat 3"])
+    give_facts(page)
+    page.select_option("#move-hand", "3")  # the photo was of seat 3's hand: its pung cannot be claimed from seat 3
+    expect(page.locator("#hand-title")).to_contain_text("Seat 3")
+    expect(kinds).to_have_text(["Pung"])
+    expect(page.locator("#score-error")).to_be_hidden()
+    kinds.first.click()
+    expect(page.locator("#meld-from")).to_have_value("")
+    page.locator("#meld-dialog #meld-from").select_option("1")
+    page.locator('#meld-dialog button[value="done"]').click()
+    expect(kinds).to_have_text(["Pung ← Seat 1 · South"])
+    assert page.errors == []
+
+
 def test_a_tile_the_photo_did_not_show_is_added_with_one_tap_and_undone(browser, server):
     page = open_page(browser, server, "daishan")
     photo = next(VALID_IMAGES.glob("370263729_*.jpg"))

@@ -503,6 +503,8 @@ function moveHand(to) {
   [state.hands[from], state.hands[to]] = [state.hands[to], state.hands[from]];
   [state.photos[from], state.photos[to]] = [state.photos[to], state.photos[from]];
   for (const photo of [state.photos[from], state.photos[to]]) if (photo) photo.readWith = null;
+  // a meld claimed from the seat that now holds it: its source is no longer known (the player says it again)
+  for (const seat of [from, to]) for (const meld of state.hands[seat].melds) if (meld.from === seat) meld.from = null;
   state.seat = to;
   saveSettings();
   if (!state.winnerChosen && [from, to].includes(state.winner)) setWinner(state.winner === from ? to : from);
