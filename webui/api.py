@@ -166,6 +166,17 @@ def _hand_answer(reading: HandReading) -> dict[str, Any]:
     return {"hand": reading, "suggestions": suggestions, "needs": needs}
 
 
+MAX_NAME = 60
+"""An upload's file name longer than this is shortened in the middle where a message names it."""
+
+
+def upload_name(filename: str | None) -> str:
+    """The name a message gives an upload: its file name (its two ends, when long), else "image"."""
+    name = filename or "image"
+    half = MAX_NAME // 2
+    return name if len(name) <= MAX_NAME else f"{name[:half - 1]}…{name[-half:]}"
+
+
 @api.post("/detect")
 def detect() -> Any:
     """Multipart field ``image`` (a photo) → tiles, and with ``rules`` (``seat``, ``indicator``, ``options``)
@@ -175,7 +186,7 @@ def detect() -> Any:
         raise ApiError(400, "send the photo as the multipart form field 'image'")
     how = _read_request(request.values)
     try:
-        photo = decode_photo(upload.read(MAX_BYTES + 1), upload.filename or "image")
+        photo = decode_photo(upload.read(MAX_BYTES + 1), upload_name(upload.filename))
     except ImageError as error:
         raise ApiError(400, str(error), photo_refusal_in_chinese(str(error))) from None
     return jsonify(read_photo_payload(photo, how))
