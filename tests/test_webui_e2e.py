@@ -876,6 +876,21 @@ def test_a_meld_claimed_from_the_seat_its_hand_is_moved_to_asks_its_source_again
     assert page.errors == []
 
 
+def test_the_scorers_refusal_of_a_meld_names_the_seats_meld_and_its_tiles(browser, server):
+    page = open_page(browser, server, "daishan")
+    upload(page, "370280965")
+    page.locator('#groups [data-group="concealed"] .tile[data-code]').last.click()
+    page.locator("#act-win").click()
+    give_facts(page)
+    page.locator(".meld-kind").first.click()
+    page.locator('#meld-kinds input[value="chow"]').check()  # three 1 Characters are no chow
+    page.locator('#meld-dialog button[value="done"]').click()
+    expect(page.locator("#score-error")).to_have_text(
+        "Cannot score: Seat 0 · East's meld 1: 1 Character, 1 Character, 1 Character is not a chow (three "
+        "consecutive tiles of one suit)")
+    assert page.errors == []
+
+
 def test_a_tile_the_photo_did_not_show_is_added_with_one_tap_and_undone(browser, server):
     page = open_page(browser, server, "daishan")
     photo = next(VALID_IMAGES.glob("370263729_*.jpg"))

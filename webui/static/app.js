@@ -430,10 +430,15 @@ function serverError(label, answer) {
  * (``players[2].concealed holds`` → "Seat 2 · South's concealed tiles hold"), rules and tiles by their names. */
 function plainEnglish(text) {
   const parts = { concealed: "concealed tiles", flowers: "flowers" };
+  const meld = (seat, index) => `${seatLabel(Number(seat))}'s meld ${Number(index) + 1}`;
   return namedTiles(
     text
       .replace(/players\[([0-3])\]\.(concealed|flowers)( holds)?/g, (_, seat, part, holds) => `${seatLabel(Number(seat))}'s ${parts[part]}${holds ? " hold" : ""}`)
+      .replace(/players\[([0-3])\]\.melds\[(\d+)\]\.from/g, (_, seat, index) => `the seat ${meld(seat, index)} was claimed from`)
+      .replace(/players\[([0-3])\]\.melds\[(\d+)\]/g, (_, seat, index) => meld(seat, index))
       .replace(/players\[([0-3])\]/g, (_, seat) => seatLabel(Number(seat)))
+      .replace(/\bwin\.tile\b/g, "the winning tile")
+      .replace(/\bwin\.from\b/g, "the seat the win came from")
       .replace(/\b(wenling|fuzhou|daishan|baicheng) rules\b/g, (_, key) => `${state.regions[key]?.name ?? key} rules`)
   );
 }
@@ -736,10 +741,12 @@ function problemItem(text, zh) {
   return item;
 }
 
-/** The reader's English note with each tile code standing alone named as the page names it ("tiles 3p 5z fit
- * no group" → "tiles 3 Dots White fit no group"); compact strings such as 1234f stay. */
+/** The reader's or scorer's English line with each tile code standing alone named as the page names it ("tiles
+ * 3p 5z fit no group" → "tiles 3 Dots White fit no group"), and each quoted run of tiles tile by tile ("'2p3p4p'
+ * is not a pung" → "2 Dots, 3 Dots, 4 Dots is not a pung"); unquoted compact strings such as 1234f stay. */
 function namedTiles(text) {
-  return text.replace(/\b([1-9][mps]|[1-7]z|[1-8]f)\b/g, (code) => tileName(code, "en"));
+  const named = (codes) => codes.map((code) => tileName(code, "en")).join(", ");
+  return text.replace(/'((?:[1-9]+[mps]|[1-7]+z|[1-8]+f)+)'|\b([1-9][mps]|[1-7]z|[1-8]f)\b/g, (_, run, code) => named(run ? codesOf(run) : [code]));
 }
 
 /** A suggestion in the page's language, from its changes, each tile named with its place in the photo:
