@@ -44,18 +44,11 @@ def main(argv: list[str] | None = None) -> int:
         return status
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:  # the reader of our output went away (`mjcam score ... | head`): stop quietly
-        _drop_output()
-        return 1
     except OSError as error:  # each subcommand reports what it cannot read: this is the output (a full disk)
-        print(f"mjcam {known.command}: cannot write the output ({error.strerror or error})", file=sys.stderr)
-        _drop_output()
+        if not isinstance(error, BrokenPipeError):  # its reader went away (`mjcam score ... | head`): stop quietly
+            print(f"mjcam {known.command}: cannot write the output ({error.strerror or error})", file=sys.stderr)
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # the flush at exit cannot fail again
         return 1
-
-
-def _drop_output() -> None:
-    """Point standard output at the null device, so that its last flush at exit cannot fail again."""
-    os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 if __name__ == "__main__":
