@@ -45,10 +45,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--threads", type=int, default=8, help="request threads (default 8)")
 
 
+EVERY_IPV4 = ("0.0.0.0", "")
+"""The hosts that mean every IPv4 interface of this machine."""
+
+
 def url_host(host: str) -> str:
     """The host of the page's URL on this machine when the server listens on ``host``: every IPv4 interface
     as 127.0.0.1, every IPv6 one ("::": waitress takes no IPv4 there) as [::1], an IPv6 address bracketed."""
-    if host in ("0.0.0.0", ""):
+    if host in EVERY_IPV4:
         return "127.0.0.1"
     if host == "::":
         return "[::1]"
@@ -99,7 +103,7 @@ def run(args: argparse.Namespace) -> int:
     port = server.effective_port
     print(f"mjcam: the table page is at http://{url_host(args.host)}:{port}/ (model {model['detector']}, "
           f"{model['classifier']}; Ctrl+C stops)", flush=True)
-    if args.host in ("0.0.0.0", ""):
+    if args.host in EVERY_IPV4:
         address = lan_address()
         if address:
             print(f"mjcam: on this network, open http://{address}:{port}/ on a phone", flush=True)
