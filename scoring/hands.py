@@ -34,7 +34,7 @@ KINDS = len(PLAYING_TILES)
 KIND_INDEX: dict[str, int] = {code: i for i, code in enumerate(PLAYING_TILES)}
 
 PAIR, SEQUENCE, TRIPLET, KONG, WHIRLWIND = "pair", "sequence", "triplet", "kong", "whirlwind"
-SEVEN_PAIRS, THIRTEEN_UNRELATED = "seven pairs", "thirteen unrelated"
+THIRTEEN_UNRELATED = "thirteen unrelated"
 _MELD_SHAPES = {"chow": SEQUENCE, "pung": TRIPLET, "kong": KONG, "whirlwind": WHIRLWIND}
 
 

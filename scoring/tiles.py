@@ -7,7 +7,6 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
-SUITS = "mpsz"
 TILE_CODES: tuple[str, ...] = (
     tuple(f"{n}{s}" for s in "mps" for n in range(1, 10))
     + tuple(f"{n}z" for n in range(1, 8))
@@ -74,8 +73,6 @@ WINDS: tuple[str, ...] = ("1z", "2z", "3z", "4z")
 """East, South, West, North: seat wind of the dealer, then of each following seat."""
 DRAGONS: tuple[str, ...] = ("5z", "6z", "7z")
 """White 白, Green 發, Red 中."""
-FLOWER_NAMES_ZH: dict[str, str] = dict(zip(FLOWERS, "春夏秋冬梅蘭菊竹"))
-HONOUR_NAMES_ZH: dict[str, str] = dict(zip(WINDS + DRAGONS, "東南西北白發中"))
 
 
 def suit(code: str) -> str:
