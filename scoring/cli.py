@@ -11,11 +11,9 @@ import sys
 from typing import Any
 
 from scoring import REGIONS, score_table
-from scoring.record import load_json
+from scoring.record import MAX_RECORD_BYTES, load_json, record_too_large
 from scoring.tiles import seat_wind
 
-MAX_RECORD_BYTES = 2**20
-"""A table record is a few hundred bytes; a larger input is read no further (``/dev/zero`` never ends)."""
 _WIND_NAMES = {"1z": "East", "2z": "South", "3z": "West", "4z": "North"}
 _METHODS = {"self_draw": "self-drawn", "discard": "on a discard from P{}", "rob_kong": "robbing a kong from P{}"}
 
@@ -52,7 +50,7 @@ def _read(path: str) -> Any:
     except OSError as error:
         raise OSError(f"cannot read {source}: {error.strerror or error}") from None
     if len(data) > MAX_RECORD_BYTES:
-        raise OSError(f"{source} is larger than a table record can be ({MAX_RECORD_BYTES // 2**20} MB at most)")
+        raise OSError(record_too_large(source))
     return load_json(data, source)
 
 

@@ -108,6 +108,15 @@ class Table:
         return self.players[self.win.player] if self.win else None
 
 
+MAX_RECORD_BYTES = 2**20
+"""A table record is a few hundred bytes; a larger input is refused (and read no further: ``/dev/zero`` never ends)."""
+
+
+def record_too_large(source: str) -> str:
+    """The one line refusing an input over MAX_RECORD_BYTES."""
+    return f"{source} is larger than a table record can be ({MAX_RECORD_BYTES // 2**20} MB at most)"
+
+
 def load_json(data: str | bytes, source: str = "the record") -> Any:
     """JSON text (bytes must be UTF-8; a leading byte-order mark is allowed) → its value; RecordError with one
     line naming ``source`` when it is not UTF-8, not JSON, nested too deeply or holds a number too long."""

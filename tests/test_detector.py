@@ -343,7 +343,7 @@ def test_detect_command_json_and_bad_photo(tmp_path):
     first = json.loads(lines[0])
     assert first["file"] == good[0] and first["width"] == 640 and first["height"] == 640
     assert set(first["tiles"][0]) >= {"box", "tile", "confidence", "alternatives", "sideways"}
-    assert result.stderr.strip() == f"mjcam detect: {bad}: not an image (JPEG, PNG, WebP, BMP or TIFF expected)"
+    assert result.stderr.strip() == f"mjcam detect: {bad}: not an image (JPEG, PNG, WebP, AVIF, BMP or TIFF expected)"
     assert sorted(p.name for p in annotated.iterdir()) == sorted(Path(g).stem + ".jpg" for g in good)
 
 

@@ -215,7 +215,7 @@ def test_unreadable_photo_is_reported_and_the_others_scored(capsys, split):
     broken.write_bytes(b"not a photo")
     status, out, err = mjcam_eval(capsys, split, "--json")
     assert status == 1
-    assert err == f"mjcam eval: {broken}: not an image (JPEG, PNG, WebP, BMP or TIFF expected)\n"
+    assert err == f"mjcam eval: {broken}: not an image (JPEG, PNG, WebP, AVIF, BMP or TIFF expected)\n"
     summary = json.loads(out)
     assert summary["photos"] == 2 and summary["unreadable"] == 1 and summary["tile_accuracy"] > 0.9
 

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from scoring import REGIONS, score_table
+from scoring.record import MAX_RECORD_BYTES
 from tests.table_video import VALID_IMAGES, write_table_video
 from tests.test_grouping import PUNG, laid, row
 from vision.detector import DetectorSettings, TileDetector
@@ -144,8 +145,9 @@ def test_detect_pixel_bomb_refused_before_decoding(client):
     assert "megapixel" in one_line_error(post_image(client, png_header(20000, 20000), "bomb.png"), 400)
 
 
-def test_detect_too_large(client):
-    big = b"\xff\xd8\xff" + bytes(MAX_BYTES + 100_000)
+@pytest.mark.parametrize("extra", [1, 100_000], ids=["within the form's allowance", "past it"])
+def test_detect_too_large(client, extra):
+    big = b"\xff\xd8\xff" + bytes(MAX_BYTES + extra)
     assert "20 MB" in one_line_error(post_image(client, big), 413)
 
 
@@ -295,6 +297,13 @@ def test_score_accepts_a_body_without_content_type(client):
     record = json.loads(EXAMPLE_FILES[0].read_text(encoding="utf-8"))
     response = client.post("/api/score", data=json.dumps(record), content_type="text/plain")
     assert response.get_json()["net"] == record["expected_net"]
+
+
+def test_score_refuses_a_body_larger_than_mjcam_score_reads(client):
+    record = json.loads(EXAMPLE_FILES[0].read_text(encoding="utf-8"))
+    padded = json.dumps({**record, "note": " " * MAX_RECORD_BYTES})  # an extra field: valid, but over 1 MB
+    message = one_line_error(client.post("/api/score", data=padded), 413)
+    assert message == "the body is larger than a table record can be (1 MB at most)"
 
 
 @pytest.mark.parametrize("body", ["{", "", "{'rules': 'daishan'}", "\xff\xfe", "[" * 100_000])

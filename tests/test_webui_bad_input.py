@@ -170,11 +170,11 @@ def test_a_setting_refused_comes_in_chinese_too(client):
 def test_a_photo_refused_comes_in_chinese_too(client):
     response = post_image(client, b"a shopping list", rules="daishan")
     assert response.status_code == 400
-    assert response.get_json()["error_zh"] == "photo.jpg：不是图片（请用 JPEG、PNG、WebP、BMP 或 TIFF）"
+    assert response.get_json()["error_zh"] == "photo.jpg：不是图片（请用 JPEG、PNG、WebP、AVIF、BMP 或 TIFF）"
 
 
 def test_a_long_upload_name_is_shortened_in_the_middle_of_its_error(client):
     name = "IMG_" + "x" * 5000 + "_hand.jpg"
     message = one_line_error(post_image(client, b"hello", name=name), 400)
-    assert message == f"{name[:29]}…{name[-30:]}: not an image (JPEG, PNG, WebP, BMP or TIFF expected)"
+    assert message == f"{name[:29]}…{name[-30:]}: not an image (JPEG, PNG, WebP, AVIF, BMP or TIFF expected)"
     assert one_line_error(post_image(client, b"hello", name="hand.jpg"), 400).startswith("hand.jpg: not an image")

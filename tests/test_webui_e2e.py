@@ -348,7 +348,7 @@ def test_bad_upload_shows_one_line(browser, server, tmp_path):
     notes = tmp_path / "notes.jpg"
     notes.write_text("not a photo")
     page.set_input_files("#photo-file", str(notes))
-    expect(page.locator("#status")).to_have_text("notes.jpg: not an image (JPEG, PNG, WebP, BMP or TIFF expected)")
+    expect(page.locator("#status")).to_have_text("notes.jpg: not an image (JPEG, PNG, WebP, AVIF, BMP or TIFF expected)")
     expect(page.locator("#status")).to_have_class(re.compile("error"))
 
 
@@ -1470,12 +1470,12 @@ def test_the_status_line_follows_the_language(browser, server, tmp_path):
     notes = tmp_path / "notes.jpg"
     notes.write_text("not a photo")
     page.set_input_files("#photo-file", str(notes))
-    expect(status).to_have_text("notes.jpg: not an image (JPEG, PNG, WebP, BMP or TIFF expected)")
+    expect(status).to_have_text("notes.jpg: not an image (JPEG, PNG, WebP, AVIF, BMP or TIFF expected)")
     page.locator("#lang").click()  # the server's own Chinese for it
-    expect(status).to_have_text("notes.jpg：不是图片（请用 JPEG、PNG、WebP、BMP 或 TIFF）")
+    expect(status).to_have_text("notes.jpg：不是图片（请用 JPEG、PNG、WebP、AVIF、BMP 或 TIFF）")
     expect(status).to_have_class(re.compile("error"))
     page.locator("#lang").click()
-    expect(status).to_have_text("notes.jpg: not an image (JPEG, PNG, WebP, BMP or TIFF expected)")
+    expect(status).to_have_text("notes.jpg: not an image (JPEG, PNG, WebP, AVIF, BMP or TIFF expected)")
     page.locator("#clear-hand").click()  # the Undo bar's note follows the language too
     note = page.locator("#undo-note")
     english = note.inner_text()

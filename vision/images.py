@@ -164,7 +164,7 @@ def decode_photo(data: bytes, name: str = "image", work_side: int = WORK_SIDE) -
         raise ImageError(f"{name}: a HEIC/HEIF photo, which cannot be read here: send it as JPEG (an iPhone takes "
                          "JPEGs with Settings › Camera › Formats › Most Compatible)")
     if kind is None:
-        raise ImageError(f"{name}: not an image (JPEG, PNG, WebP, BMP or TIFF expected)")
+        raise ImageError(f"{name}: not an image (JPEG, PNG, WebP, AVIF, BMP or TIFF expected)")
     size = header_size(data, kind)
     if size is None:
         raise ImageError(f"{name}: the image data is damaged or in an unsupported format")

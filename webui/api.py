@@ -13,6 +13,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from scoring import REGIONS, RecordError, check_setting, score_table
+from scoring.record import MAX_RECORD_BYTES, record_too_large
 from scoring.tiles import TILE_INDEX, brief
 from vision.detections import CLASS_NAMES, Detections
 from vision.detector import DetectorSettings
@@ -186,9 +187,11 @@ def detect() -> Any:
         raise ApiError(400, "send the photo as the multipart form field 'image'")
     how = _read_request(request.values)
     try:
-        photo = decode_photo(upload.read(MAX_BYTES + 1), upload_name(upload.filename))
+        data = upload.read(MAX_BYTES + 1)
+        photo = decode_photo(data, upload_name(upload.filename))
     except ImageError as error:
-        raise ApiError(400, str(error), photo_refusal_in_chinese(str(error))) from None
+        status = 413 if len(data) > MAX_BYTES else 400
+        raise ApiError(status, str(error), photo_refusal_in_chinese(str(error))) from None
     return jsonify(read_photo_payload(photo, how))
 
 
@@ -277,8 +280,12 @@ def _json_body() -> Any:
 @api.post("/score")
 def score() -> Any:
     """A table record (JSON body) → the result object of `mjcam score --json`; a refusal the page's player can
-    meet comes in Chinese too (``error_zh``, `webui.scorer_text`)."""
-    record = _json_body()
+    meet comes in Chinese too (``error_zh``, `webui.scorer_text`); a body over 1 MB is refused as `mjcam score`
+    refuses it (413)."""
+    body = request.get_data()
+    if len(body) > MAX_RECORD_BYTES:
+        raise ApiError(413, record_too_large("the body"))
+    record = _loads(body, "malformed JSON")
     try:
         return jsonify(score_table(record))
     except RecordError as error:
