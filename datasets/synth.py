@@ -1560,6 +1560,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     try:
         args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "classes.txt").write_text("".join(f"{name}\n" for name in CLASS_NAMES))  # for `mjcam eval`
         with open(args.out / "scenes.jsonl", "w") as jsonl:
             for i in range(args.count):
                 seed = args.seed + i

@@ -15,6 +15,7 @@ from scoring import REGIONS as SCORED_REGIONS
 from scoring import is_winning_hand
 from scoring.tiles import parse_tiles
 from vision.detections import CLASS_NAMES
+from vision.eval_cli import class_list
 
 SIZE = (400, 300)
 SEEDS = range(50)
@@ -243,6 +244,7 @@ def test_write_yolo_and_cli(tmp_path):
     assert sorted(p.name for p in (out / "images").iterdir()) == ["synth_00000011.jpg", "synth_00000012.jpg"]
     assert len((out / "labels" / "synth_00000011.txt").read_text().splitlines()) == len(records[0]["tiles"])
     assert (out / "previews" / "synth_00000012.jpg").exists()
+    assert class_list(out, None) == (out / "classes.txt", list(CLASS_NAMES))  # `mjcam eval` finds the class order
 
 
 def scene_at(seed: int) -> Scene:
