@@ -19,7 +19,19 @@ FLOWERS: tuple[str, ...] = TILE_CODES[34:]
 TILE_INDEX: dict[str, int] = {code: i for i, code in enumerate(TILE_CODES)}
 
 _RUN = re.compile(r"(\d+)([mpszf])")
-_BRIEF = reprlib.Repr()
+
+
+class _JsonWords(reprlib.Repr):
+    """Python's repr but for JSON's words: the values shown come from JSON (``true``, not ``True``)."""
+
+    def repr_bool(self, value: bool, level: int) -> str:
+        return "true" if value else "false"
+
+    def repr_NoneType(self, value: None, level: int) -> str:
+        return "null"
+
+
+_BRIEF = _JsonWords()
 _BRIEF.maxstring, _BRIEF.maxlist, _BRIEF.maxtuple, _BRIEF.maxdict = 40, 6, 6, 4
 _BRIEF.maxlong, _BRIEF.maxother, _BRIEF.maxlevel = 24, 40, 2
 

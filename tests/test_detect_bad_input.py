@@ -164,6 +164,9 @@ def test_an_oversized_file_says_its_real_size(tmp_path, capsys):
     status, out, err = detect(capsys, big)
     assert (status, out) == (1, [])
     assert err == [f"mjcam detect: {big}: the file is 57.0 MB, larger than the 20 MB limit"]
+    with open(big, "r+b") as f:
+        f.truncate(20 * 2**20 + 1)  # one byte over: its size rounded up, never "20.0 MB, larger than 20 MB"
+    assert detect(capsys, big)[2] == [f"mjcam detect: {big}: the file is 20.1 MB, larger than the 20 MB limit"]
     with pytest.raises(ImageError, match="^upload: the file is larger than the 20 MB limit$"):
         decode_photo(b"\xff\xd8\xff" + bytes(30 * 2**20), "upload")
 

@@ -226,6 +226,9 @@ def test_images_with_no_label_file_are_counted_as_left_out(capsys, split):
     assert status == 0 and out.startswith("2 photos, ") and "(1 image with no label file left out)" in out.splitlines()[0]
     status, out, _ = mjcam_eval(capsys, split, "--json")
     assert json.loads(out)["unlabelled"] == 1
+    for photo in PHOTOS[1:2]:
+        (split / "labels" / (photo.stem + ".txt")).unlink()
+    assert mjcam_eval(capsys, split)[1].startswith("1 photo, ")  # one, not "1 photos"
 
 
 def test_a_folder_with_no_labelled_image_is_an_error_not_a_score_of_zero(capsys, split):

@@ -57,6 +57,8 @@ def test_face_down_kong_needs_its_tile() -> None:
         table_record(reading, facts(self_draw=True), None, {})
     record = table_record(reading, facts(self_draw=True, kong=["7s"]), None, {})
     assert record["players"][0]["melds"] == [{"type": "kong", "tiles": "7777s", "concealed": True}]
+    with pytest.raises(ReadError, match=r"^--kong names 2 face-down kong\(s\), but the photo shows 1$"):
+        table_record(reading, facts(self_draw=True, kong=["7s", "8s"]), None, {})
 
 
 @pytest.mark.parametrize("region, given, missing", [
@@ -108,6 +110,8 @@ def mjcam(*args: str) -> subprocess.CompletedProcess:
     (["x.jpg", "--rules", "daishan", "--option", "di=" + "[" * 5000],
      "mjcam read: --option di: the value is nested too deeply\n"),
     (["x.jpg", "--rules", "fuzhou", "--indicator", ""], "mjcam read: --indicator takes one tile, e.g. 5p, not ''\n"),
+    (["x.jpg", "--rules", "wenling", "--flag", "heaven"],  # a Daishan and Fuzhou flag: typed, it must count
+     "mjcam read: --flag heaven: not a win flag of wenling rules (theirs: kong_replacement, after_special_kong)\n"),
     (["x.jpg", "--rules", "wenling", "--score", "--non-winner"],
      "mjcam read: --score scores the photographed hand as the winner's: leave out --non-winner\n"),
 ])

@@ -1,6 +1,7 @@
 """Reading photos safely: size and type checks before decoding, EXIF orientation, fast reduced decoding."""
 from __future__ import annotations
 
+import math
 import os
 import stat
 import struct
@@ -217,8 +218,8 @@ def read_photo(path: str | Path, work_side: int = WORK_SIDE) -> Photo:
         if not stat.S_ISREG(status.st_mode):  # a pipe or a device could block or never end
             raise ImageError(f"{path}: not a regular file")
         if status.st_size > MAX_BYTES:
-            raise ImageError(f"{path}: the file is {status.st_size / 2**20:.1f} MB, larger than the "
-                             f"{MAX_BYTES // 2**20} MB limit")
+            size_mb = math.ceil(status.st_size / 2**20 * 10) / 10  # rounded up: never "20.0 MB, larger than 20 MB"
+            raise ImageError(f"{path}: the file is {size_mb:.1f} MB, larger than the {MAX_BYTES // 2**20} MB limit")
         with open(path, "rb") as f:
             data = f.read(MAX_BYTES + 1)
     except FileNotFoundError:

@@ -66,6 +66,10 @@ def run(args: argparse.Namespace) -> int:
             check_setting(args.rules, indicator, options)
         except RecordError as error:
             raise ReadError(str(error)) from None
+        unknown = [flag for flag in args.flag if flag not in REGIONS[args.rules].flags]
+        if unknown:  # a record may carry another region's flags; a flag typed here is meant to count
+            raise ReadError(f"--flag {unknown[0]}: not a win flag of {args.rules} rules "
+                            f"(theirs: {', '.join(REGIONS[args.rules].flags)})")
         if args.score and args.non_winner:
             raise ReadError("--score scores the photographed hand as the winner's: leave out --non-winner")
         reading, photo, detections = _read(args.photo, args.rules, args.seat, indicator, options, not args.non_winner)
@@ -137,7 +141,7 @@ def table_record(reading: Any, args: argparse.Namespace, indicator: str | None,
     blanks = [m for m in player["melds"] if m.get("concealed") and not m["tiles"]]
     kongs = [_one_tile(t, "--kong") for t in args.kong]
     if len(kongs) > len(blanks):
-        raise ReadError(f"--kong given {len(kongs)} times, but the photo shows {len(blanks)} face-down kong(s)")
+        raise ReadError(f"--kong names {len(kongs)} face-down kong(s), but the photo shows {len(blanks)}")
     for meld, tile in zip(blanks, kongs):
         meld["tiles"] = format_tiles([tile] * 4)
     win_tile = _one_tile(args.win_tile, "--win-tile") if args.win_tile is not None else reading.win_tile
