@@ -1,11 +1,13 @@
 """Whole tables whose nets were computed by hand from spec.md before the scorer was run on them:
 ``option_tables.jsonl``, 160 that turn on the options, flags and context facts of §7 (each non-default value,
 each flag and its preconditions, settlement corner cases; a helper's audit, 2026-12-01), and
-``audit_tables.jsonl``, 101 on ground those and the region tests leave (several wild tiles for different kinds,
+``audit_tables.jsonl``, 172 on ground those and the region tests leave (several wild tiles for different kinds,
 the best of several readings, stacked events and specials, every kind of kong, dealers on every seat, each
 region's scoring options; four helpers' audits, 2026-12-04, which found no scoring error: three Wenling
 hand computations were corrected where the scorer's items showed a better reading or a 得 the helper had
-missed). ``net`` null: the record must be refused, with ``error`` in the message."""
+missed; then 71 more on the items and combinations those tables left rare or untried, found by counting
+what each table fires: a fifth audit, 2026-12-04, that found no scoring error either). ``net`` null: the record
+must be refused, with ``error`` in the message."""
 from __future__ import annotations
 
 import json
