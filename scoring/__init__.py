@@ -10,6 +10,7 @@ Public API:
 - ``RecordError`` (a ValueError): every invalid record, with one line naming the problem.
 - ``is_winning_hand(rules, concealed, melds, indicator=None, options=None, flowers="")``: whether the
   tiles (winner's size) form a legal win of the region, wilds considered; no settlement.
+- ``laid_aside(rules, indicator=None, options=None)``: the tiles those rules lay aside with the flowers.
 - ``REGIONS``: ``{key: RegionInfo}`` for every implemented region. A RegionInfo gives ``name`` and
   ``name_zh``, ``hand_size`` (a non-winner's; the winner holds one more), ``unit`` of the totals,
   ``options`` (each: ``name``, ``default``, ``type`` bool/int/choice/flower_groups, ``allowed``,
@@ -75,13 +76,26 @@ def validate_table(record: Any) -> Table:
     return table
 
 
-def check_setting(rules: Any, indicator: Any = None, options: Any = None) -> None:
-    """Raise RecordError (one line) when ``rules``, an ``indicator`` of the wrong kind for them (a Fuzhou 金
-    must be suited…) or ``options`` are not valid: the table's settings, checked before any hand is read."""
+def _setting(rules: Any, indicator: Any, options: Any) -> tuple[Region, Table]:
+    """The region and a table of four blank hands with the settings given; RecordError when they are not valid."""
     region = region_of(rules)
     table = parse_table({"options": options, "indicator": indicator, "dealer": 0, "win": None,
                          "players": [{"concealed": ""}] * 4}, region.info)
     region.check_tiles(table)
+    return region, table
+
+
+def check_setting(rules: Any, indicator: Any = None, options: Any = None) -> None:
+    """Raise RecordError (one line) when ``rules``, an ``indicator`` of the wrong kind for them (a Fuzhou 金
+    must be suited…) or ``options`` are not valid: the table's settings, checked before any hand is read."""
+    _setting(rules, indicator, options)
+
+
+def laid_aside(rules: Any, indicator: Any = None, options: Any = None) -> frozenset[str]:
+    """The tiles the rules lay aside with the flowers at a table of these settings (`Region.laid_aside`);
+    RecordError when the settings are not valid."""
+    region, table = _setting(rules, indicator, options)
+    return region.laid_aside(table)
 
 
 def score_table(record: Any) -> dict[str, Any]:

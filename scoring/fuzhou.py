@@ -140,6 +140,10 @@ class Fuzhou(Region):
     info = INFO
 
     # -- checks --------------------------------------------------------------------------------------------
+    def laid_aside(self, table: Table) -> frozenset[str]:
+        """The flowers, winds and dragons: every tile that is not suited (spec §4)."""
+        return frozenset(FLOWERS) | {t for t in PLAYING_TILES if is_honour(t)}
+
     def check_tiles(self, table: Table) -> None:
         gold = table.indicator
         if gold is not None and not is_suited(gold):

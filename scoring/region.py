@@ -183,6 +183,10 @@ class Region:
             return False
         return True
 
+    def laid_aside(self, table: Table) -> frozenset[str]:
+        """The tiles laid aside with the flowers, never held in the hand or melded: the flowers."""
+        return frozenset(FLOWERS)
+
     def check_tiles(self, table: Table) -> None:
         """Concealed tiles are playing tiles, flowers are flowers, the indicator exists only if the region has one."""
         if self.info.indicator is None and table.indicator is not None:

@@ -279,6 +279,11 @@ class Wenling(Region):
     info = INFO
 
     # -- checks ------------------------------------------------------------------------------------------
+    def laid_aside(self, table: Table) -> frozenset[str]:
+        """The flowers that are not 得 and the special tiles (spec §3.2)."""
+        roles = TileRoles.of(table.indicator, table.options)
+        return frozenset(FLOWERS) - roles.de | roles.specials
+
     def check_tiles(self, table: Table) -> None:
         roles = TileRoles.of(table.indicator, table.options)
         for p in table.players:

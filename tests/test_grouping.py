@@ -954,3 +954,11 @@ def test_the_region_a_hand_is_looked_at_again_in_reaches_a_margin_around_its_til
     filling = replace(seen, xyxy=seen.xyxy - [left - 10, top - 10, left - 10, top - 10])
     assert hand_region(reading, filling, (int(right - left), int(bottom - top))) is None
     assert hand_region(replace(reading, groups=()), seen, (3000, 3000)) is None
+
+
+def test_a_wenling_wild_that_would_be_a_special_tile_stays_in_the_hand() -> None:
+    # White always 得 with Green the indicator: Green is a 得 too (held), only Red is laid aside, as the scorer has it
+    wenling = (0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 2z 2z 6z", "1z"))
+    hand = group_hand(laid(wenling, PUNG, (-1, row("7z 6f"))), "wenling", indicator="6z",
+                      options={"white_always_de": True})
+    assert (hand.concealed, hand.flowers, hand.problems) == ("123m456p789s11226z", "7z6f", ())

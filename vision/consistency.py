@@ -22,7 +22,7 @@ from typing import Any
 import scoring
 from scoring.tiles import PLAYING_TILES, TILE_INDEX, format_tiles, parse_tiles
 from vision.detections import Detections
-from vision.grouping import HandReading, Layout, Need, Suggestion, laid_aside, read_layout
+from vision.grouping import HandReading, Layout, Need, Suggestion, read_layout
 
 NO_WINNING_TILE = "no tile is set apart as the winning tile"
 """The problem of a winner's hand with no tile set apart (answered by naming the winning tile)."""
@@ -47,7 +47,7 @@ def check_hand(reading: HandReading, *, indicator: str | None = None, options: d
         return reading.problems[:1]
     region = reading.region
     info = scoring.REGIONS[region]
-    aside = laid_aside(region, indicator, options)
+    aside = scoring.laid_aside(region, indicator, options)
     problems = list(reading.problems)
     held = parse_tiles(reading.concealed) + [t for m in reading.melds for t in parse_tiles(m["tiles"])]
     misplaced = sorted({t for t in held if t in aside}, key=TILE_INDEX.__getitem__)

@@ -35,7 +35,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from scoring import REGIONS
+from scoring import REGIONS, laid_aside
 from scoring.tiles import FLOWERS, TILE_INDEX, format_tiles, parse_tiles
 from vision.detections import BACK, ODD_SHAPE, Detections
 from vision.metrics import box_iou
@@ -655,24 +655,6 @@ def find_layout(detections: Detections, up: float | None = None, left_out: froze
 
 # ----------------------------------------------------------------------------------------------
 # Meaning
-
-
-def laid_aside(region: str, indicator: str | None = None, options: dict[str, Any] | None = None) -> frozenset[str]:
-    """Tiles the region lays aside with the flowers: the flowers; Wenling's special tiles (White, or Green and
-    Red when White is the indicator or always a wild, and all three when a flower is the indicator, whose
-    group's other flowers are wilds standing in the hand); Fuzhou's winds and dragons."""
-    flowers = frozenset(FLOWERS)
-    if region == "fuzhou":
-        return flowers | {f"{n}z" for n in range(1, 8)}
-    if region == "wenling":
-        if indicator and indicator.endswith("f"):
-            groups = (options or {}).get("flower_groups", ["1234f", "5678f"])
-            wild = next((g for g in groups if indicator[0] in g[:-1]), "")
-            return frozenset(f for f in flowers if f[0] not in wild[:-1]) | {"5z", "6z", "7z"}
-        if indicator == "5z" or (options or {}).get("white_always_de"):
-            return flowers | {"6z", "7z"}
-        return flowers | {"5z"}
-    return flowers
 
 
 def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, region: str, *, seat: int = 0,
