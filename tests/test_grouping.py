@@ -962,3 +962,19 @@ def test_a_wenling_wild_that_would_be_a_special_tile_stays_in_the_hand() -> None
     hand = group_hand(laid(wenling, PUNG, (-1, row("7z 6f"))), "wenling", indicator="6z",
                       options={"white_always_de": True})
     assert (hand.concealed, hand.flowers, hand.problems) == ("123m456p789s11226z", "7z6f", ())
+
+
+def test_a_correction_is_tried_on_an_added_kong_read_by_its_face() -> None:
+    # the kong's third tile is read 9m, surely; read as 5555m by its face, the hand needs only 6p mended to 5p
+    reads = {13: (0.9, (("5m", 0.01),)), 4: (0.55, (("5p", 0.4),))}
+    concealed = (0, row("1m 2m 3m 4p 6p 6p 7s 8s 9s 5z", "5z"))
+    hand = group_hand(laid(concealed, (1, row("5m* ^5m 9m 5m")), reads=reads), "daishan")
+    assert [m["tiles"] for m in hand.melds] == ["5555m"]
+    assert [s.changes for s in hand.suggestions] == [((4, "5p"),)]
+
+
+@pytest.mark.parametrize("concealed, legal", [("1m 2m 3m 9s", True), ("1m 3m 5p 7s", False)])
+def test_a_hand_of_three_kongs_shown_face_down_is_checked_like_any_other(concealed: str, legal: bool) -> None:
+    hand = group_hand(laid((0, row(concealed, "9s")), (1, row("# # # #", "# # # #", "# # # #"))), "daishan")
+    assert [m["concealed"] for m in hand.melds] == [True] * 3
+    assert (hand.problems == ()) is legal

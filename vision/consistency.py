@@ -16,13 +16,13 @@ from __future__ import annotations
 import json
 from collections import Counter
 from dataclasses import replace
-from itertools import combinations
+from itertools import combinations, islice
 from typing import Any
 
 import scoring
-from scoring.tiles import PLAYING_TILES, TILE_INDEX, format_tiles, parse_tiles
+from scoring.tiles import PLAYING_TILES, TILE_INDEX, format_tiles, is_honour, parse_tiles
 from vision.detections import Detections
-from vision.grouping import HandReading, Layout, Need, Suggestion, read_layout
+from vision.grouping import HandReading, Layout, Need, Suggestion, read_layout, tiles_as_read
 
 NO_WINNING_TILE = "no tile is set apart as the winning tile"
 """The problem of a winner's hand with no tile set apart (answered by naming the winning tile)."""
@@ -107,8 +107,19 @@ def _completing(reading: HandReading, indicator: str | None, options: dict[str, 
         parse_tiles(reading.concealed) + [t])), indicator, options, seat)]
 
 
+MAX_BLANK_FILLS = 64
+"""Kinds tried at most for the kongs shown all face down (two such kongs could be any of hundreds of pairs of
+kinds, three of thousands of triples): terminals and honours first, each rank in every suit in turn, as a
+region's conditions ask for them (幺九, 三门全)."""
+
+
+def _fill_order(tile: str) -> tuple[bool, str, str]:
+    return not (is_honour(tile) or tile[0] in "19"), tile[0], tile[1]
+
+
 def _wins(reading: HandReading, indicator: str | None, options: dict[str, Any] | None, seat: int) -> bool:
-    """Whether the reading is a winning hand; a kong shown all face down may be any kind that fits."""
+    """Whether the reading is a winning hand; a kong shown all face down may be any kind that fits (of the
+    MAX_BLANK_FILLS kinds, or sets of kinds, tried first)."""
     if reading.win_tile is None:
         return False
     concealed = parse_tiles(reading.concealed)
@@ -118,11 +129,9 @@ def _wins(reading: HandReading, indicator: str | None, options: dict[str, Any] |
     concealed.append(reading.win_tile)
     melds = [dict(m) for m in reading.melds]
     blank = [i for i, m in enumerate(melds) if not m["tiles"]]
-    if len(blank) > 2:
-        return True
     used = Counter(concealed + [t for m in melds for t in parse_tiles(m["tiles"])])
-    choices = [t for t in PLAYING_TILES if used[t] == 0]
-    for fill in combinations(choices, len(blank)):
+    choices = sorted((t for t in PLAYING_TILES if used[t] == 0), key=_fill_order)
+    for fill in islice(combinations(choices, len(blank)), MAX_BLANK_FILLS):
         for i, tile in zip(blank, fill):
             melds[i]["tiles"] = format_tiles([tile] * 4)
         try:
@@ -175,8 +184,9 @@ def suggest(detections: Detections, layout: Layout, reading: HandReading, *, sea
             if (1 - real) / read_p >= MIN_WEIGHT:
                 trials.append(((1 - real) / read_p, ((i, None),)))
     found: list[tuple[float, tuple[tuple[int, str | None], ...], HandReading]] = []
+    as_read = tiles_as_read(layout, detections, scoring.laid_aside(reading.region, indicator, options))
     for weight, changes in sorted(trials, key=lambda trial: -trial[0])[:corrections]:
-        fixed = _apply(detections, layout, changes)
+        fixed = _apply(as_read, layout, changes)
         trial = read_layout(fixed[0], fixed[1], detections.sideways, reading.region, seat=seat,
                             indicator=indicator, options=options, winner=reading.winner)
         if not check_hand(trial, indicator=indicator, options=options, seat=seat, first=True):
@@ -211,10 +221,11 @@ def _missing(reading: HandReading, *, seat: int, indicator: str | None, options:
         for tile in completing[:limit])
 
 
-def _apply(detections: Detections, layout: Layout,
+def _apply(as_read: tuple[str, ...], layout: Layout,
            changes: tuple[tuple[int, str | None], ...]) -> tuple[Layout, tuple[str, ...]]:
-    """The layout and tiles with the changes made (a dropped detection leaves its group)."""
-    tiles = list(detections.tiles)
+    """The layout and the tiles as read (`tiles_as_read`) with the changes made (a dropped detection leaves its
+    group)."""
+    tiles = list(as_read)
     dropped = set()
     for i, code in changes:
         if code is None:

@@ -356,6 +356,12 @@ def _added_kong_face(group: tuple[int, ...], top: int, under: int, detections: D
     return face if all(i == under or face in (code for code, _ in detections.alternatives[i]) for i in odd) else None
 
 
+def tiles_as_read(layout: Layout, detections: Detections, aside: frozenset[str]) -> tuple[str, ...]:
+    """Each detection's tile as a reading of the layout takes it (`read_detections`): backs beside the tiles
+    laid aside ``aside`` named Whites (`_blank_whites`), an added kong's tiles all of its face (`_kong_faces`)."""
+    return _kong_faces(layout, _blank_whites(detections, layout.up, aside))
+
+
 def _kong_faces(layout: Layout, detections: Detections) -> tuple[str, ...]:
     """Each detection's tile, but an added kong's tiles all of the face most of them show (`_added_kong_face`)."""
     tiles = list(detections.tiles)
