@@ -215,3 +215,18 @@ def test_fit_within_shrinks_to_the_side_keeping_the_aspect_and_a_pixel_each_way(
     assert fit_within(image, 1000).shape == (75, 1000, 3)
     assert fit_within(image, 4000) is image  # small enough: the same picture, not enlarged
     assert fit_within(np.zeros((3, 20000, 3), np.uint8), 1280).shape == (1, 1280, 3)
+
+
+@pytest.mark.parametrize("damage", ["missing", "not a model"])
+def test_a_model_that_cannot_be_loaded_is_one_line_for_detect_and_eval(tmp_path, capsys, monkeypatch, damage):
+    import vision.detector
+
+    broken = tmp_path / "tile_detector.onnx"
+    if damage == "not a model":
+        broken.write_bytes(b"these bytes are no ONNX model")
+    monkeypatch.setattr(vision.detector, "DETECTOR_MODEL", broken)
+    status, out, err = detect(capsys, PHOTO)
+    assert (status, out, len(err)) == (2, [], 1)
+    assert err[0].startswith("mjcam detect: the tile models cannot be loaded: ")
+    assert main(["eval", str(REAL_DATA / "valid")]) == 2
+    assert capsys.readouterr().err.startswith("mjcam eval: the tile models cannot be loaded: ")

@@ -59,6 +59,9 @@ def test_face_down_kong_needs_its_tile() -> None:
     assert record["players"][0]["melds"] == [{"type": "kong", "tiles": "7777s", "concealed": True}]
     with pytest.raises(ReadError, match=r"^--kong names 2 face-down kong\(s\), but the photo shows 1$"):
         table_record(reading, facts(self_draw=True, kong=["7s", "8s"]), None, {})
+    two = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 5z", "5z")), (1, row("# # # #", "# # # #"))), "daishan")
+    with pytest.raises(ReadError, match=r"--kong TILE \(meld 1 is face down\), --kong TILE \(meld 2 is face down\)$"):
+        table_record(two, facts(self_draw=True), None, {})
 
 
 @pytest.mark.parametrize("region, given, missing", [

@@ -73,6 +73,8 @@ def test_health_without_models_is_503(tmp_path):
     assert response.status_code == 503
     assert response.get_json()["ok"] is False
     assert "cannot be loaded" in one_line_error(response, 503)
+    photo = post_image(app.test_client(), HAND_PHOTO.read_bytes(), rules="daishan")  # not a 500
+    assert "cannot be loaded" in one_line_error(photo, 503)
 
 
 def test_regions_are_the_scorers(client):

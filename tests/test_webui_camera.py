@@ -21,6 +21,7 @@ def test_parse_source():
     assert parse_source("0") == 0
     assert parse_source("table.avi") == "table.avi"
     assert parse_source("rtsp://cam/stream") == "rtsp://cam/stream"
+    assert parse_source("²") == "²"  # a digit to Python, but no device index: a file name
 
 
 def test_changed_fraction():

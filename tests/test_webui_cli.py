@@ -103,3 +103,26 @@ def test_the_printed_url_opens_for_every_kind_of_host():
     assert url_host("0.0.0.0") == url_host("") == "127.0.0.1"
     assert url_host("::") == "[::1]" and url_host("::1") == "[::1]" and url_host("fe80::1") == "[fe80::1]"
     assert url_host("192.168.1.5") == "192.168.1.5" and url_host("localhost") == "localhost"
+
+
+def test_the_camera_is_let_go_when_the_server_cannot_start(tmp_path, monkeypatch, capsys):
+    import webui.camera
+    from mjcam.cli import main
+    from tests.table_video import VALID_IMAGES, write_table_video
+
+    video = tmp_path / "table.avi"
+    write_table_video(video, sorted(VALID_IMAGES.glob("*.jpg"))[:1], still_seconds=0.5)
+    opened = []
+
+    class WatchedCamera(webui.camera.Camera):  # the real camera, remembered to look at afterwards
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            opened.append(self)
+
+    monkeypatch.setattr(webui.camera, "Camera", WatchedCamera)
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        assert main(["serve", "--camera", str(video), "--port", str(taken.getsockname()[1])]) == 2
+    assert "cannot listen on" in capsys.readouterr().err
+    assert len(opened) == 1 and not opened[0]._video.isOpened()

@@ -95,7 +95,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from vision.detector import DetectorSettings, TileDetector
+    from vision.detector import DetectorSettings, ModelError, load_detector
 
     if args.annotate:
         try:
@@ -109,7 +109,11 @@ def run(args: argparse.Namespace) -> int:
         settings = replace(settings, conf=args.conf)
     if args.iou is not None:
         settings = replace(settings, iou=args.iou)
-    detector = TileDetector(settings=settings, threads=args.threads)
+    try:
+        detector = load_detector(settings=settings, threads=args.threads)
+    except ModelError as error:
+        print(f"mjcam detect: {error}", file=sys.stderr)
+        return 2
     kept = _file_ids(*args.photos)
     failures = 0
     for path in args.photos:

@@ -17,6 +17,7 @@ import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from vision.images import Photo  # before cv2 loads: it sets OpenCV's pixel limit
 
@@ -153,6 +154,23 @@ def _session(path: Path, threads: int | None) -> ort.InferenceSession:
     # Two sessions run one after the other: a pool left spinning after its run would take the cores from the other.
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     return ort.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+
+class ModelError(RuntimeError):
+    """The tile models cannot be loaded, with one line saying why."""
+
+
+def load_detector(detector: Path | None = None, classifier: Path | None = None, **settings: Any) -> TileDetector:
+    """A `TileDetector` on these model files (default: the bundled ones; ``settings``: its other arguments);
+    ModelError when they cannot be loaded (a file missing, unreadable, or not a model of the project's classes)."""
+    detector, classifier = detector or DETECTOR_MODEL, classifier or CLASSIFIER_MODEL
+    for path in (detector, classifier):
+        if not Path(path).is_file():
+            raise ModelError(f"the tile models cannot be loaded: {path} is missing")
+    try:
+        return TileDetector(Path(detector), Path(classifier), **settings)
+    except Exception as error:  # ONNX Runtime's errors share no public base class
+        raise ModelError(f"the tile models cannot be loaded: {str(error).splitlines()[0]}") from None
 
 
 class TileDetector:

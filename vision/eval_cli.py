@@ -172,7 +172,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from vision.detector import DetectorSettings, TileDetector
+    from vision.detector import DetectorSettings, ModelError, load_detector
 
     if not (args.folder / "images").is_dir() or not (args.folder / "labels").is_dir():
         print(f"mjcam eval: {args.folder}: expected a folder with images/ and labels/", file=sys.stderr)
@@ -180,9 +180,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         classes, names = class_list(args.folder, args.classes)
         fixes = read_label_fixes(args.label_fixes) if args.label_fixes else None
-        detector = TileDetector(settings=DetectorSettings(conf=0.01), threads=args.threads)
+        detector = load_detector(settings=DetectorSettings(conf=0.01), threads=args.threads)
         summary = evaluate_folder(args.folder, detector, names, DetectorSettings().conf, args.limit, fixes)
-    except ValueError as error:
+    except (ValueError, ModelError) as error:
         print(f"mjcam eval: {error}", file=sys.stderr)
         return 2
     except OSError as error:

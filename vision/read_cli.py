@@ -92,7 +92,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _read(path: str, region: str, seat: int, indicator: str | None, options: dict[str, Any],
           winner: bool) -> tuple[Any, Any, Any]:
-    from vision.detector import TileDetector
+    from vision.detector import ModelError, load_detector
     from vision.images import ImageError, read_photo
     from vision.read import hand_reading
 
@@ -101,9 +101,9 @@ def _read(path: str, region: str, seat: int, indicator: str | None, options: dic
     except ImageError as error:
         raise ReadError(str(error)) from None
     try:
-        detector = TileDetector()
-    except Exception as error:  # a missing or unreadable model file, from ONNX Runtime
-        raise ReadError(f"cannot load the tile models: {str(error).splitlines()[0]}") from None
+        detector = load_detector()
+    except ModelError as error:
+        raise ReadError(str(error)) from None
     reading, detections = hand_reading(photo, detector, region, seat, indicator=indicator, options=options,
                                        winner=winner)
     return reading, photo, detections
@@ -138,11 +138,11 @@ def table_record(reading: Any, args: argparse.Namespace, indicator: str | None,
                  options: dict[str, Any]) -> dict[str, Any]:
     """The table record of the read hand and the facts given as flags; ReadError naming missing facts."""
     player = reading.player
-    blanks = [m for m in player["melds"] if m.get("concealed") and not m["tiles"]]
+    blanks = [(n, m) for n, m in enumerate(player["melds"], 1) if m.get("concealed") and not m["tiles"]]
     kongs = [_one_tile(t, "--kong") for t in args.kong]
     if len(kongs) > len(blanks):
         raise ReadError(f"--kong names {len(kongs)} face-down kong(s), but the photo shows {len(blanks)}")
-    for meld, tile in zip(blanks, kongs):
+    for (_, meld), tile in zip(blanks, kongs):
         meld["tiles"] = format_tiles([tile] * 4)
     win_tile = _one_tile(args.win_tile, "--win-tile") if args.win_tile is not None else reading.win_tile
     if args.self_draw and args.source is not None:
@@ -157,7 +157,7 @@ def table_record(reading: Any, args: argparse.Namespace, indicator: str | None,
                and n.key in FLAG_OF_NEED]
     if DEALER_FLAGS & set(args.flag) and args.dealer is None and FLAG_OF_NEED["dealer"] not in missing:
         missing.append(FLAG_OF_NEED["dealer"])
-    missing += [f"--kong TILE (meld {player['melds'].index(m) + 1} is face down)" for m in blanks[len(kongs):]]
+    missing += [f"--kong TILE (meld {n} is face down)" for n, _ in blanks[len(kongs):]]
     if missing:
         raise ReadError("cannot score without: " + ", ".join(missing))
     by = "self_draw" if args.self_draw else "rob_kong" if args.rob_kong else "discard"

@@ -20,10 +20,6 @@ TOO_LARGE = f"the upload is larger than the {MAX_BYTES // 2**20} MB limit"
 """The error of every upload over the limit (413), from Flask or from waitress."""
 
 
-class ModelError(RuntimeError):
-    """The tile models cannot be loaded, with one line saying why."""
-
-
 class Services:
     """What the views share: the tile detector (loaded on first use unless given) and the optional camera."""
 
@@ -38,24 +34,15 @@ class Services:
 
     @property
     def detector(self) -> Any:
-        """The `TileDetector`, loading the models the first time (thread-safe); ModelError when they cannot be."""
+        """The `TileDetector`, loading the models the first time (thread-safe); `vision.detector.ModelError` when
+        they cannot be."""
+        from vision.detector import load_detector
+
         if self._detector is None:
             with self._lock:
                 if self._detector is None:
-                    self._detector = _load_detector(*self._models)
+                    self._detector = load_detector(*self._models)
         return self._detector
-
-
-def _load_detector(detector_model: Path, classifier_model: Path) -> Any:
-    from vision.detector import TileDetector
-
-    for path in (detector_model, classifier_model):
-        if not path.is_file():
-            raise ModelError(f"the tile models cannot be loaded: {path} is missing")
-    try:
-        return TileDetector(detector_model, classifier_model)
-    except Exception as error:  # ONNX Runtime's errors share no public base class
-        raise ModelError(f"the tile models cannot be loaded: {str(error).splitlines()[0]}") from None
 
 
 def create_app(detector: Any = None, config: dict[str, Any] | None = None) -> Flask:

@@ -16,11 +16,11 @@ from scoring import REGIONS, RecordError, check_setting, score_table
 from scoring.record import MAX_RECORD_BYTES, record_too_large
 from scoring.tiles import TILE_INDEX, brief
 from vision.detections import CLASS_NAMES, Detections
-from vision.detector import DetectorSettings
+from vision.detector import DetectorSettings, ModelError
 from vision.grouping import HandReading, group_hand
 from vision.images import MAX_BYTES, MAX_PIXELS, ImageError, Photo, decode_photo
 from vision.read import hand_reading
-from webui import TOO_LARGE, ModelError
+from webui import TOO_LARGE
 from webui.reader_text import add_chinese, photo_refusal_in_chinese
 from webui.scorer_text import refusal_in_chinese
 
@@ -41,6 +41,12 @@ class ApiError(Exception):
 def _api_error(error: ApiError) -> tuple[Response, int]:
     answer = {"error": str(error)} if error.chinese is None else {"error": str(error), "error_zh": error.chinese}
     return jsonify(answer), error.status
+
+
+@api.errorhandler(ModelError)
+def _model_error(error: ModelError) -> tuple[Response, int]:
+    """The tile models cannot be loaded: a photo cannot be read until the server is set up (503)."""
+    return jsonify(error=str(error)), 503
 
 
 @api.app_errorhandler(HTTPException)

@@ -57,7 +57,7 @@ def parse_source(text: str) -> int | str:
     """A device index for digits, otherwise the file path or stream URL itself; CameraError when empty."""
     if not text:
         raise CameraError("camera source is empty (give a device index, a video file or a URL)")
-    return int(text) if text.isdigit() else text
+    return int(text) if text.isascii() and text.isdigit() else text  # "²" is a digit to Python, not to int
 
 
 def small_grey(frame: np.ndarray) -> np.ndarray:

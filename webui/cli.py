@@ -5,6 +5,7 @@ import argparse
 import json
 import socket
 import sys
+from typing import Any
 
 from waitress.channel import HTTPChannel
 from waitress.task import ErrorTask
@@ -76,9 +77,7 @@ def _fail(message: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    import waitress
-
-    from webui import ModelError, create_app
+    from webui import create_app
     from webui.camera import Camera, CameraError, parse_source
 
     if not 0 <= args.port <= 65535:
@@ -90,6 +89,18 @@ def run(args: argparse.Namespace) -> int:
     except CameraError as error:
         return _fail(str(error))
     app = create_app(config={"CAMERA": camera})
+    try:
+        return _serve(app, camera, args)
+    finally:  # the camera is let go however the server ends, or fails to start
+        if camera is not None:
+            camera.stop()
+
+
+def _serve(app: Any, camera: Any, args: argparse.Namespace) -> int:
+    import waitress
+
+    from vision.detector import ModelError
+
     try:
         model = app.extensions["mjcam"].detector.model_info
     except ModelError as error:
@@ -110,9 +121,5 @@ def run(args: argparse.Namespace) -> int:
     if camera is not None:
         print(f"mjcam: camera {args.camera}: captures when the picture stays still for a second", flush=True)
         camera.start()
-    try:
-        server.run()
-    finally:
-        if camera is not None:
-            camera.stop()
+    server.run()
     return 0
