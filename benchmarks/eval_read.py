@@ -37,7 +37,8 @@ from datasets.real import VALID_LABEL_FIXES, load_split  # noqa: E402
 from datasets.synth import generate_scene  # noqa: E402
 from vision.grouping import group_hand  # noqa: E402
 from vision.images import Photo  # noqa: E402
-from vision.read import DOUBTFUL_CONFIDENCE, doubtful_tiles, hand_reading  # noqa: E402
+from vision.detections import DOUBTFUL_CONFIDENCE  # noqa: E402
+from vision.read import doubtful_tiles, hand_reading  # noqa: E402
 from vision.metrics import box_iou, match_pairs, to_pixel_boxes  # noqa: E402
 
 REAL_RULES = "daishan"

@@ -59,9 +59,12 @@ def test_large_rotated_jpeg_reports_upright_original_size():
 def test_png_with_alpha_and_grey_png_are_read_as_colour():
     rgba = np.zeros((50, 60, 4), np.uint8)
     grey = np.zeros((50, 60), np.uint8)
-    for image in (rgba, grey):
+    deep = np.full((50, 60, 3), 40000, np.uint16)
+    for image in (rgba, grey, deep):
         photo = decode_photo(cv2.imencode(".png", image)[1].tobytes(), "x.png")
-        assert photo.image.shape == (50, 60, 3)
+        assert (photo.image.shape, photo.image.dtype) == ((50, 60, 3), np.uint8)
+    big_grey = decode_photo(cv2.imencode(".jpg", np.zeros((3000, 4000), np.uint8))[1].tobytes(), "x.jpg")
+    assert big_grey.image.ndim == 3 and big_grey.image.shape[2] == 3  # a reduced decode is colour too
 
 
 def test_avif_is_read() -> None:

@@ -73,7 +73,7 @@ def test_port_in_use():
 
 def test_bad_port_and_threads():
     assert "port must be" in run_failing("--port", "70000")
-    assert "threads must be" in run_failing("--threads", "0")
+    assert "argument --threads: '0' is not a whole number from 1 to" in run_failing("--threads", "0")
 
 
 def test_what_waitress_refuses_is_answered_in_json():

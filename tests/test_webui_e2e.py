@@ -439,6 +439,18 @@ def test_browser_camera_capture(playwright, server, tmp_path):
         page.screenshot(path=ARTIFACTS / "e2e-browser-camera.png", full_page=True)
         page.locator("#close-camera").click()
         expect(page.locator("#device-camera")).to_be_hidden()
+        # tapped twice while open, then closed: no camera stream is left running
+        page.evaluate("""() => {
+          const open = navigator.mediaDevices.getUserMedia.bind(navigator.mediaDevices);
+          window.streams = [];
+          navigator.mediaDevices.getUserMedia = async (how) => { const s = await open(how); streams.push(s); return s; };
+        }""")
+        for _ in range(2):
+            page.locator("#browser-camera").click()
+            page.wait_for_function("document.getElementById('video').videoWidth === 640")
+        page.locator("#close-camera").click()
+        ended = "streams.flatMap((s) => s.getTracks()).map((track) => track.readyState)"
+        assert page.evaluate(ended) == ["ended", "ended"]
         assert page.errors == []
     finally:
         browser.close()

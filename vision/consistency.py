@@ -34,6 +34,8 @@ DOUBTFUL = 8
 """Single replacements (the likeliest first) that are paired up when two tiles may be wrong."""
 MIN_WEIGHT = 0.02
 """Corrections less likely than this, relative to the reading as it is, are not tried."""
+SUGGESTIONS = 3
+"""At most this many suggestions are offered, the likeliest first."""
 MAX_CORRECTIONS = 100
 """At most this many corrections are tried, the likeliest first (each reads the whole photo again: a photo
 of hundreds of doubtful tiles would otherwise take minutes)."""
@@ -145,7 +147,7 @@ def _wins(reading: HandReading, indicator: str | None, options: dict[str, Any] |
 
 def suggest(detections: Detections, layout: Layout, reading: HandReading, *, seat: int = 0,
             indicator: str | None = None, options: dict[str, Any] | None = None,
-            limit: int = 3, corrections: int = MAX_CORRECTIONS) -> tuple[Suggestion, ...]:
+            corrections: int = MAX_CORRECTIONS) -> tuple[Suggestion, ...]:
     """The likeliest corrections that make an illegal reading legal, with their probabilities.
 
     A winning hand one tile short is completed by each tile that makes it a winning hand (`_missing`). Tried,
@@ -161,7 +163,7 @@ def suggest(detections: Detections, layout: Layout, reading: HandReading, *, sea
     if won_elsewhere(reading):
         return ()
     if size == want - 1:
-        return _missing(reading, seat=seat, indicator=indicator, options=options, limit=limit)
+        return _missing(reading, seat=seat, indicator=indicator, options=options)
     if size not in (want, want + 1):
         return ()
     held = list(reading.held)
@@ -202,12 +204,12 @@ def suggest(detections: Detections, layout: Layout, reading: HandReading, *, sea
             alike[key] = [weight, changes, trial]
     return tuple(
         Suggestion(changes, weight / total, _describe(changes, tiles), trial.player, trial.win_tile)
-        for weight, changes, trial in list(alike.values())[:limit]
+        for weight, changes, trial in list(alike.values())[:SUGGESTIONS]
     )
 
 
-def _missing(reading: HandReading, *, seat: int, indicator: str | None, options: dict[str, Any] | None,
-             limit: int) -> tuple[Suggestion, ...]:
+def _missing(reading: HandReading, *, seat: int, indicator: str | None,
+             options: dict[str, Any] | None) -> tuple[Suggestion, ...]:
     """For a winning hand one tile short (a tile the photo did not show): each tile that completes it, added
     to the concealed part, as alike in probability; none when more than MANY_COMPLETING kinds do (a guess
     among them helps no one: the player adds the tile)."""
@@ -218,7 +220,7 @@ def _missing(reading: HandReading, *, seat: int, indicator: str | None, options:
         Suggestion((), 1 / len(completing), f"a tile is missing: {tile}",
                    {**reading.player, "concealed": format_tiles(parse_tiles(reading.concealed) + [tile])},
                    reading.win_tile, (tile,))
-        for tile in completing[:limit])
+        for tile in completing[:SUGGESTIONS])
 
 
 def _apply(as_read: tuple[str, ...], layout: Layout,

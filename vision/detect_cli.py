@@ -12,21 +12,21 @@ from vision.images import ImageError, Photo, read_photo  # before cv2 loads: it 
 import cv2
 import numpy as np
 
-from vision.detections import BACK, Detections
+from vision.detections import BACK, DOUBTFUL_CONFIDENCE, Detections
 
 MAX_THREADS = 64
 
 
 def annotate(photo: Photo, detections: Detections) -> np.ndarray:
     """The photo (as decoded, at most the working size) with every box and tile name drawn: green, red
-    below 0.5 confidence, blue for backs; ``*`` after the name of a sideways tile."""
+    below DOUBTFUL_CONFIDENCE, blue for backs; ``*`` after the name of a sideways tile."""
     image = photo.image.copy()
     scale = 1 / photo.scale
     thickness = max(1, round(max(image.shape[:2]) / 600))
     for box, tile, sideways, confidence in zip(detections.xyxy * scale, detections.tiles, detections.sideways,
                                                detections.confidence):
         x1, y1, x2, y2 = (int(round(v)) for v in box)
-        colour = (200, 120, 0) if tile == BACK else (0, 0, 230) if confidence < 0.5 else (0, 170, 0)
+        colour = (200, 120, 0) if tile == BACK else (0, 0, 230) if confidence < DOUBTFUL_CONFIDENCE else (0, 170, 0)
         cv2.rectangle(image, (x1, y1), (x2, y2), colour, thickness)
         label = tile + ("*" if sideways else "")
         font_scale = max(0.35, (x2 - x1) / 110)

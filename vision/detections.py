@@ -12,6 +12,10 @@ BACK = "back"
 CLASS_NAMES: tuple[str, ...] = TILE_CODES + (BACK,)
 """The 43 tile classes: the 42 faces by tile code, then ``back`` (a face-down tile)."""
 
+DOUBTFUL_CONFIDENCE = 0.5
+"""A tile read below this confidence is marked doubtful, for the player to check: by `mjcam read`, in red by
+`mjcam detect --annotate`, and on the page (its ``DOUBTFUL``, `webui/static/app.js`)."""
+
 ODD_SHAPE = 3.5
 """A box more than this many times as long one way as the other has no tile's shape (a standing tile is about
 0.75 as wide as tall, a lying one seen at a slant rarely twice as wide as tall): in a picture resized without

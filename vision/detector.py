@@ -182,14 +182,13 @@ class TileDetector:
         classifier: Path = CLASSIFIER_MODEL,
         settings: DetectorSettings = DetectorSettings(),
         threads: int | None = None,
-        imgsz: int | None = None,
     ) -> None:
         self.settings = settings
         self._detector = _session(detector, threads)
         self._classifier = _session(classifier, threads)
         det_meta = self._detector.get_modelmeta().custom_metadata_map
         cls_meta = self._classifier.get_modelmeta().custom_metadata_map
-        self.imgsz = imgsz or int(json.loads(det_meta.get("imgsz", "[480]"))[0])
+        self.imgsz = int(json.loads(det_meta.get("imgsz", "[480]"))[0])
         self.crop_size = int(cls_meta.get("crop_size", 64))
         names = tuple(json.loads(cls_meta["names"]))
         if names != CLASS_NAMES:
@@ -432,6 +431,15 @@ def far_wall(boxes: np.ndarray, scores: np.ndarray, probs: np.ndarray, input_sca
     return bool((_small(boxes, input_scale) & backs & (scores >= OPERATING_SCORE)).any())
 
 
+def around(boxes: np.ndarray, margin: float, width: int, height: int) -> tuple[float, float, float, float]:
+    """The region (left, top, right, bottom pixels) holding the boxes, ``margin`` median tile sizes (square roots
+    of box area) wider on every side, within a ``width`` × ``height`` frame."""
+    size = float(np.median(np.sqrt(np.prod(boxes[:, 2:] - boxes[:, :2], axis=1))))
+    left, top = np.maximum(boxes[:, :2].min(0) - margin * size, 0)
+    right, bottom = np.minimum(boxes[:, 2:].max(0) + margin * size, (width, height))
+    return float(left), float(top), float(right), float(bottom)
+
+
 def zoom_region(boxes: np.ndarray, scores: np.ndarray, shape: tuple[int, int]) -> tuple[int, int, int, int] | None:
     """The region (left, top, right, bottom pixels) of an image of ``shape`` (height, width) around the boxes at
     the operating score, ZOOM_MARGIN median tile sizes wide, when it spans at most ZOOM_SHARE of the image's
@@ -440,9 +448,7 @@ def zoom_region(boxes: np.ndarray, scores: np.ndarray, shape: tuple[int, int]) -
     if len(sure) < MIN_SURE_TILES:
         return None
     height, width = shape
-    margin = ZOOM_MARGIN * float(np.median(np.sqrt(np.prod(sure[:, 2:] - sure[:, :2], axis=1))))
-    left, top = np.maximum(sure[:, :2].min(0) - margin, 0)
-    right, bottom = np.minimum(sure[:, 2:].max(0) + margin, (width, height))
+    left, top, right, bottom = around(sure, ZOOM_MARGIN, width, height)
     if right - left > ZOOM_SHARE * width or bottom - top > ZOOM_SHARE * height:
         return None
     return int(left), int(top), int(math.ceil(right)), int(math.ceil(bottom))

@@ -672,8 +672,9 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
     The concealed group is the one followed in its row by a lone tile set apart (the winning tile), or
     that group joined to the plain groups before it in its row (a wrong gap broke the row); if several
     could be, the one giving the region's hand size (else one within NEAR_SIZE tiles of it, then one with a
-    winning hand's shape) with the fewest tiles that fit no group, then the
-    fewest chows and pungs with no claimed tile, then the fewest joins. From there the hand grows by
+    winning hand's shape) with the fewest tiles that fit no group, then the most tiles in the hand, then the
+    fewest sets laid MELD_GAP apart that it joins (`_set_apart`), then the fewest chows and pungs with no
+    claimed tile, then the fewest joins. From there the hand grows by
     groups within HAND_REACH of it that read as melds or flowers; a group that reads as neither belongs to
     the hand only when it sits in a row beside a group of the hand (it is then reported as a problem).
     Everything else is left ``away`` (other players' tiles, the wall). Sideways flags that cannot be
@@ -1100,8 +1101,7 @@ def _set_apart(a: tuple[int, ...], b: tuple[int, ...], tiles: tuple[str, ...], s
     concealed row cut off by a wrong gap."""
     small = min((a, b), key=len)
     codes = [tiles[i] for i in small]
-    is_set = (len(codes) == 3 and (len(set(codes)) == 1 or _is_run(codes))) or (len(codes) == 4 and len(set(codes)) == 1)
-    if not is_set or BACK in codes or len(small) == max(len(a), len(b)):
+    if BACK in codes or not _is_meld_shape(codes) or len(small) == max(len(a), len(b)):
         return False
     return _spacings([a[-1], b[0]], layout.points, layout.scale, sideways)[0] >= MELD_GAP * usual
 

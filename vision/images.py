@@ -184,12 +184,7 @@ def decode_photo(data: bytes, name: str = "image", work_side: int = WORK_SIDE) -
         image = None
     if image is None or image.size == 0:
         raise ImageError(f"{name}: the image data is damaged or in an unsupported format")
-    if image.ndim == 2:
-        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
-    elif image.shape[2] == 4:
-        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
-    if image.shape[2] != 3:
-        raise ImageError(f"{name}: unsupported number of colour channels")
+    # IMREAD_COLOR and its reduced forms give 8-bit BGR whatever the file holds (grey, alpha, 16 bits)
     full_height, full_width = image.shape[:2]
     if flags != cv2.IMREAD_COLOR:
         # a reduced decode: the original size is the header's, with axes swapped if EXIF turned the photo
@@ -208,7 +203,7 @@ def fit_within(image: np.ndarray, side: int) -> np.ndarray:
     return cv2.resize(image, size, interpolation=cv2.INTER_AREA)
 
 
-def read_photo(path: str | Path, work_side: int = WORK_SIDE) -> Photo:
+def read_photo(path: str | Path) -> Photo:
     """Read and decode a photo file, with a one-line ImageError when it cannot be used."""
     path = Path(path)
     try:
@@ -226,4 +221,4 @@ def read_photo(path: str | Path, work_side: int = WORK_SIDE) -> Photo:
         raise ImageError(f"{path}: no such file") from None
     except OSError as error:
         raise ImageError(f"{path}: cannot be read ({error.strerror})") from None
-    return decode_photo(data, str(path), work_side)
+    return decode_photo(data, str(path))

@@ -3,19 +3,14 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
-from vision.detections import Detections
-from vision.detector import MIRRORS
+from vision.detections import DOUBTFUL_CONFIDENCE, Detections
+from vision.detector import MIRRORS, around
 from vision.grouping import HandReading, group_hand
 from vision.images import Photo
 
 HAND_MARGIN = 1.5
 """The region a hand not legal as read is looked at again in reaches this many median tile sizes beyond the
 tiles read into the hand (`hand_region`), to take in a tile missed beside them."""
-DOUBTFUL_CONFIDENCE = 0.5
-"""A tile read below this confidence is marked doubtful, for the player to check (the page's ``DOUBTFUL``,
-`webui/static/app.js`)."""
 
 
 def hand_reading(photo: Photo, detector: Any, region: str, seat: int = 0, *, indicator: str | None = None,
@@ -54,13 +49,8 @@ def hand_region(reading: HandReading, detections: Detections,
     is the whole photo."""
     if not reading.held:
         return None
-    boxes = detections.xyxy[list(reading.held)]
-    margin = HAND_MARGIN * float(np.median(np.sqrt(np.prod(boxes[:, 2:] - boxes[:, :2], axis=1))))
-    left, top = np.maximum(boxes[:, :2].min(0) - margin, 0)
-    right, bottom = np.minimum(boxes[:, 2:].max(0) + margin, frame)
-    if left == 0 and top == 0 and (right, bottom) == tuple(frame):
-        return None
-    return float(left), float(top), float(right), float(bottom)
+    region = around(detections.xyxy[list(reading.held)], HAND_MARGIN, *frame)
+    return None if region == (0, 0, *frame) else region
 
 
 def doubtful_tiles(reading: HandReading, detections: Detections) -> list[int]:
@@ -77,8 +67,8 @@ def reading_json(reading: HandReading, detections: Detections) -> dict[str, Any]
 def read_hand(photo: Photo, detector: Any, region: str, seat: int = 0, *, indicator: str | None = None,
               options: dict[str, Any] | None = None, winner: bool = True) -> dict[str, Any]:
     """The hand of the player at ``seat`` in the photo: the player's part of a table record (``concealed``,
-    ``melds``, ``flowers``) with ``win_tile``, ``groups`` (detection indices per group), ``away``,
-    ``problems``, ``suggestions``, ``needs``, and ``tiles`` (every detection of the look it was read from, in
+    ``melds``, ``flowers``) with ``win_tile``, ``win_guessed``, ``apart``, ``groups`` (detection indices per
+    group), ``away``, ``problems``, ``suggestions``, ``needs``, and ``tiles`` (every detection of the look it was read from, in
     `mjcam detect --json`'s form) (`hand_reading`, `reading_json`).
     """
     return reading_json(*hand_reading(photo, detector, region, seat, indicator=indicator, options=options,

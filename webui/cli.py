@@ -10,7 +10,7 @@ from typing import Any
 from waitress.channel import HTTPChannel
 from waitress.task import ErrorTask
 
-from vision.detect_cli import MAX_THREADS
+from vision.detect_cli import MAX_THREADS, thread_count
 from webui import TOO_LARGE
 
 UPLOAD_BODY_LIMIT = 32 * 2**20
@@ -43,7 +43,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=8000, help="port (default 8000; 0 picks a free one)")
     parser.add_argument("--camera", metavar="SOURCE",
                         help="a mounted webcam: device index (0), video file or stream URL, read through OpenCV")
-    parser.add_argument("--threads", type=int, default=8, help="request threads (default 8)")
+    parser.add_argument("--threads", type=thread_count, default=8,
+                        help=f"request threads, 1 to {MAX_THREADS} (default 8)")
 
 
 EVERY_IPV4 = ("0.0.0.0", "")
@@ -82,8 +83,6 @@ def run(args: argparse.Namespace) -> int:
 
     if not 0 <= args.port <= 65535:
         return _fail(f"port must be 0–65535, got {args.port}")
-    if not 1 <= args.threads <= MAX_THREADS:
-        return _fail(f"threads must be 1–{MAX_THREADS}, got {args.threads}")
     try:
         camera = Camera(parse_source(args.camera)) if args.camera is not None else None
     except CameraError as error:

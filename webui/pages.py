@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint, current_app, render_template
 
+from vision.detections import DOUBTFUL_CONFIDENCE
 from vision.images import MAX_BYTES, REDUCED_DECODE_SHARE, WORK_SIDE
 
 pages = Blueprint("pages", __name__)
@@ -11,4 +12,5 @@ pages = Blueprint("pages", __name__)
 @pages.get("/")
 def index() -> str:
     return render_template("index.html", camera=current_app.extensions["mjcam"].camera is not None,
-                           max_bytes=MAX_BYTES, work_side=WORK_SIDE, reduced_share=REDUCED_DECODE_SHARE)
+                           max_bytes=MAX_BYTES, work_side=WORK_SIDE, reduced_share=REDUCED_DECODE_SHARE,
+                           doubtful=DOUBTFUL_CONFIDENCE)

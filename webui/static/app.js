@@ -3,7 +3,8 @@
 import { CONTEXT_FIELDS, FLAG_NAMES, MELD_KINDS, STRINGS, needInChinese } from "./i18n.js";
 import { SUITS, TILE_CODES, formatTiles, isTile, parseTiles, tileButton, tileName } from "./tiles.js";
 
-const DOUBTFUL = 0.5; // a detection below this confidence is marked doubtful (as by `mjcam read`: vision/read.py)
+// a detection below this confidence is marked doubtful (vision.detections.DOUBTFUL_CONFIDENCE, as by `mjcam read`)
+const DOUBTFUL = Number(document.body.dataset.doubtful);
 // this many doubtful tiles in the hand ask for a better photo: on 2,100 development scenes such hands were
 // read exactly 13 % of the time (none doubtful: 92 %)
 const RETAKE_DOUBTFUL = 3;
@@ -246,8 +247,9 @@ function meldRecord(meld) {
 }
 
 /** Codes of a tile string: "123m55z" -> ["1m","2m","3m","5z","5z"]. */
+/** The tile codes of a tile string from the server (always valid; empty for none). */
 function codesOf(text) {
-  return (text.match(/\d+[mpszf]/g) || []).flatMap((run) => [...run.slice(0, -1)].map((d) => d + run.at(-1)));
+  return parseTiles(text) ?? [];
 }
 
 /**
@@ -1562,6 +1564,7 @@ function setUpDeviceCamera() {
     $("device-camera").hidden = true;
   };
   $("browser-camera").addEventListener("click", async () => {
+    close(); // tapped again while open: the camera already running is let go, not left on
     try {
       stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment", width: { ideal: 1920 } } });
     } catch (error) {
