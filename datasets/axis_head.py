@@ -25,7 +25,7 @@ import numpy as np
 
 from vision.crops import box_aspects, crops_batch
 from vision.detections import BACK
-from vision.detector import CLASSIFIER_MODEL, TileDetector, view_to_image
+from vision.detector import CLASSIFIER_MODEL, DETECTOR_MODEL, TileDetector, view_to_image
 from vision.metrics import box_iou, match_pairs
 
 if TYPE_CHECKING:
@@ -66,7 +66,7 @@ def head_input(proto: onnx.ModelProto) -> str:
     raise ValueError("no quarter-turn head (net.turns.0) in the classifier graph")
 
 
-def _start_worker(model: Path) -> None:
+def _start_worker(model: Path, detector: Path) -> None:
     import onnx
     import onnxruntime as ort
 
@@ -75,7 +75,7 @@ def _start_worker(model: Path) -> None:
     options = ort.SessionOptions()
     options.intra_op_num_threads = 1
     _worker["features"] = ort.InferenceSession(proto.SerializeToString(), options, providers=["CPUExecutionProvider"])
-    _worker["detector"] = TileDetector(classifier=model, threads=1)
+    _worker["detector"] = TileDetector(detector, model, threads=1)
 
 
 def scene_samples(seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -148,13 +148,14 @@ def graft(model: Path, weights: dict[str, np.ndarray], note: str, out: Path) -> 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--model", type=Path, default=CLASSIFIER_MODEL, help="the exported classifier (rewritten)")
+    parser.add_argument("--detector", type=Path, default=DETECTOR_MODEL, help="the detector whose boxes it reads")
     parser.add_argument("--scenes", type=int, default=2000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--epochs", type=int, default=30)
     args = parser.parse_args()
     began = time.time()
     seeds = range(FIRST_SEED, FIRST_SEED + args.scenes)
-    with Pool(args.workers, _start_worker, (args.model,)) as pool:
+    with Pool(args.workers, _start_worker, (args.model, args.detector)) as pool:
         samples = pool.map(scene_samples, seeds, chunksize=20)
     features = np.concatenate([f for f, _ in samples])
     targets = np.concatenate([t for _, t in samples])

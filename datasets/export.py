@@ -1,6 +1,9 @@
-"""Export the trained detector and classifier to the bundled ONNX models in `models/`.
+"""Export the trained detector and classifier to ONNX: the bundled models in `models/`, or another folder.
 
-    python -m datasets.export [--detector build/runs/detector/weights/best.pt] [--classifier build/runs/classifier/best.pt]
+    python -m datasets.export --detector WEIGHTS.pt --classifier CHECKPOINT.pt [--out DIR]
+
+(`datasets.train` exports the last stages' weights to `build/export/`, adds the axis head there and only then
+puts both files in `models/`.)
 """
 from __future__ import annotations
 
@@ -11,7 +14,6 @@ from datetime import date
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from datasets.build import BUILD
 from vision.crops import CROP_SIZE
 from vision.detections import CLASS_NAMES
 from vision.detector import CLASSIFIER_MODEL, DETECTOR_MODEL
@@ -101,12 +103,13 @@ def halved(proto: onnx.ModelProto, smallest: int = 1024) -> onnx.ModelProto:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--detector", type=Path, default=BUILD / "runs" / "detector" / "weights" / "best.pt")
-    parser.add_argument("--classifier", type=Path, default=BUILD / "runs" / "classifier" / "best.pt")
+    parser.add_argument("--detector", type=Path, required=True, help="ultralytics weights (.pt)")
+    parser.add_argument("--classifier", type=Path, required=True, help="classifier checkpoint (.pt)")
+    parser.add_argument("--out", type=Path, default=DETECTOR_MODEL.parent, help="folder of the two ONNX files")
     parser.add_argument("--imgsz", type=int, default=480)
     args = parser.parse_args()
-    print(export_detector(args.detector, imgsz=args.imgsz))
-    print(export_classifier(args.classifier))
+    print(export_detector(args.detector, args.out / DETECTOR_MODEL.name, imgsz=args.imgsz))
+    print(export_classifier(args.classifier, args.out / CLASSIFIER_MODEL.name))
 
 
 if __name__ == "__main__":

@@ -14,22 +14,27 @@
    crops eight times over; then 4 more of 300 steps at lr 0.001 from its last weights on the crops of
    `build.build_mended_crops` (new scenes rendered with the two mislabelled single-tile photos mended), and
    the mean of the two runs' last weights (`train_classifier.averaged`);
-5. `datasets.export`: both to ONNX in `models/`.
-6. `datasets.axis_head`: the classifier's axis head, trained on 2,000 synthetic scenes and added to its ONNX file.
+5. `datasets.export`: both to ONNX in `build/export/`;
+6. `datasets.axis_head`: the classifier's axis head, trained on 2,000 synthetic scenes and added to its ONNX file;
+   then both files are put in `models/` (never a classifier without its head).
 
-Interrupted training stages resume from their last checkpoint when run again.
+Interrupted training stages resume from their last checkpoint when run again. The stages run with the
+settings above, given here as arguments: each module run by hand has defaults of its own (see its --help).
 """
 from __future__ import annotations
 
+import argparse
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 from datasets.build import BUILD, build_mended_crops
-from datasets.train_classifier import averaged
+from vision.detector import CLASSIFIER_MODEL, DETECTOR_MODEL
 
 RUNS = BUILD / "runs"
 MENDED = BUILD / "classifier_mended"
+EXPORT = BUILD / "export"
 
 
 def run(*args: str) -> None:
@@ -37,18 +42,45 @@ def run(*args: str) -> None:
     subprocess.run([sys.executable, "-m", *args], check=True)
 
 
+def finished(last: Path) -> bool:
+    """Whether the ultralytics run whose last weights these are ran to its end: ultralytics strips a finished
+    run's optimizer and marks its epoch -1 (it writes an epoch's row of results.csv before that epoch's
+    weights, so counting rows can take a run stopped in between for a finished one)."""
+    import torch
+
+    return last.exists() and torch.load(last, map_location="cpu", weights_only=False).get("epoch") == -1
+
+
 def detector_stage(name: str, epochs: int, *start: str) -> Path:
     """A detector run of ``epochs`` started by the module and arguments ``start`` (resumed when interrupted);
     returns its last weights."""
-    weights = RUNS / name / "weights"
-    done = RUNS / name / "results.csv"
-    if done.exists() and len(done.read_text().splitlines()) > epochs:
-        return weights / "last.pt"
-    if (weights / "last.pt").exists():
+    last = RUNS / name / "weights" / "last.pt"
+    if finished(last):
+        return last
+    if last.exists():
         run("datasets.train_detector", "--name", name, "--resume")
     else:
         run(*start, "--name", name, "--epochs", str(epochs))
-    return weights / "last.pt"
+    return last
+
+
+def newer(outputs: list[Path], inputs: list[Path]) -> bool:
+    """Whether every output exists and was written after every input: a stage made from them is done."""
+    newest = max(path.stat().st_mtime for path in inputs)
+    return all(path.exists() and path.stat().st_mtime > newest for path in outputs)
+
+
+def export_stage(detector: Path, classifier: Path) -> None:
+    """Export both networks to EXPORT and add the classifier's axis head there (skipped when the files there
+    are newer than the weights), then put both in `models/`."""
+    staged = [EXPORT / DETECTOR_MODEL.name, EXPORT / CLASSIFIER_MODEL.name]
+    if not newer(staged, [detector, classifier]):
+        for path in staged:
+            path.unlink(missing_ok=True)
+        run("datasets.export", "--detector", str(detector), "--classifier", str(classifier), "--out", str(EXPORT))
+        run("datasets.axis_head", "--model", str(staged[1]), "--detector", str(staged[0]))
+    for path, bundled in zip(staged, (DETECTOR_MODEL, CLASSIFIER_MODEL)):
+        shutil.copyfile(path, bundled)
 
 
 def classifier_stage(name: str, init: Path | None, steps: int, width: int = 24, epochs: int = 12,
@@ -71,6 +103,7 @@ def classifier_stage(name: str, init: Path | None, steps: int, width: int = 24, 
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter).parse_args()
     if not (BUILD / "detector" / "data.yaml").exists() or not (BUILD / "classifier" / "synth_5z.npz").exists():
         run("datasets.build")
     if not (BUILD / "warm_start.pt").exists():
@@ -96,9 +129,12 @@ def main() -> None:
         build_mended_crops(MENDED, BUILD / "classifier")
     mended = classifier_stage("classifier_mended", white, 300, 32, 4, "--lr", "0.001", "--data", str(MENDED),
                               "--oversample", "tile_photos=8,synth_89=8,synth_a=2,synth_b=2", keep="last.pt")
-    classifier = averaged(white, mended, RUNS / "classifier_mean.pt")
-    run("datasets.export", "--detector", str(detector), "--classifier", str(classifier))
-    run("datasets.axis_head")
+    classifier = RUNS / "classifier_mean.pt"
+    if not newer([classifier], [white, mended]):
+        from datasets.train_classifier import averaged
+
+        averaged(white, mended, classifier)
+    export_stage(detector, classifier)
 
 
 if __name__ == "__main__":

@@ -34,3 +34,18 @@ def test_stretched_strips_hold_whole_labelled_tiles_many_times_taller_or_wider(t
         aspects.append(float(np.median(boxes[:, 2] / boxes[:, 3])))
         assert (tmp_path / "images" / (label.stem + ".jpg")).exists()
     assert sum(a < 0.35 for a in aspects) == 3 and sum(a > 2.5 for a in aspects) == 3
+
+
+def test_a_rebuild_stage_is_done_when_every_output_is_newer_than_every_input(tmp_path):
+    import os
+
+    from datasets.train import newer
+
+    weights, export = tmp_path / "weights.pt", tmp_path / "model.onnx"
+    for path, when in ((weights, 1_000), (export, 2_000)):
+        path.write_bytes(b"")
+        os.utime(path, (when, when))
+    assert newer([export], [weights])
+    os.utime(weights, (3_000, 3_000))  # trained on: the export is out of date
+    assert not newer([export], [weights])
+    assert not newer([export, tmp_path / "missing.onnx"], [tmp_path / "model.onnx"])

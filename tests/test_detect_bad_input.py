@@ -230,3 +230,15 @@ def test_a_model_that_cannot_be_loaded_is_one_line_for_detect_and_eval(tmp_path,
     assert err[0].startswith("mjcam detect: the tile models cannot be loaded: ")
     assert main(["eval", str(REAL_DATA / "valid")]) == 2
     assert capsys.readouterr().err.startswith("mjcam eval: the tile models cannot be loaded: ")
+
+
+def test_a_classifier_exported_without_its_axis_head_is_refused_in_one_line(tmp_path):
+    import onnx
+
+    from datasets.axis_head import without_head
+    from vision.detector import CLASSIFIER_MODEL, ModelError, load_detector
+
+    headless = tmp_path / "tile_classifier.onnx"
+    onnx.save(without_head(onnx.load(str(CLASSIFIER_MODEL))), str(headless))
+    with pytest.raises(ModelError, match=r"^the tile models cannot be loaded: .* gives probs, up, not probs, up, axis$"):
+        load_detector(classifier=headless)

@@ -168,9 +168,14 @@ def load_detector(detector: Path | None = None, classifier: Path | None = None, 
         if not Path(path).is_file():
             raise ModelError(f"the tile models cannot be loaded: {path} is missing")
     try:
-        return TileDetector(Path(detector), Path(classifier), **settings)
+        found = TileDetector(Path(detector), Path(classifier), **settings)
     except Exception as error:  # ONNX Runtime's errors share no public base class
         raise ModelError(f"the tile models cannot be loaded: {str(error).splitlines()[0]}") from None
+    outputs = [output.name for output in found._classifier.get_outputs()]
+    if outputs != CLASSIFIER_OUTPUTS:  # an export not finished: `datasets.axis_head` adds ``axis``
+        raise ModelError(f"the tile models cannot be loaded: {classifier} gives {', '.join(outputs)}, "
+                         f"not {', '.join(CLASSIFIER_OUTPUTS)}")
+    return found
 
 
 class TileDetector:
