@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
 import platform
 import statistics
 import subprocess
@@ -59,7 +60,8 @@ def main() -> None:
     ours, theirs = paired_medians(detector.detect, photos, mahjong_detector.detect_tiles, images, args.rounds)
     print(f"machine: {platform.processor() or platform.machine()}, {len(paths)} photos of `valid`, {args.rounds} rounds")
     print(f"mjcam TileDetector (detector {detector.imgsz} px + classifier): median {ours:.1f} ms per photo")
-    print(f"mahjong-detector 0.0.6 (YOLO11n at 640 px): median {theirs:.1f} ms per photo")
+    version = importlib.metadata.version("mahjong-detector")
+    print(f"mahjong-detector {version} (YOLO11n at 640 px): median {theirs:.1f} ms per photo")
     print(f"ratio mjcam / mahjong-detector: {ours / theirs:.2f}")
 
 

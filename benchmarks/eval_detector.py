@@ -6,7 +6,7 @@
   per-class recall and AP50 (as `mjcam eval`) against the labels as given (what the targets are judged on),
   then the same three against the labels with the errors found by eye mended
   (`datasets/valid_label_fixes.tsv`).
-- Synthetic hands (seeds 8,000,000 onwards, never used for training, which uses seeds below 17,500): `back`
+- Synthetic hands (seeds 8,000,000 onwards, never used for training, which uses seeds below 60,000): `back`
   recall and how often the `sideways` flag is right on the tiles found, for hands alone and for hands
   with other tiles behind them.
 - A confusion matrix picture of the real photos: labelled tile (row) against the detector's top class

@@ -10,7 +10,8 @@ longer side to that share of the frame's matching side), centred on a blurred, e
 Prints, per share: the labelled tiles, the tile accuracy (found at IoU ≥ 0.5 with the right code) both
 ways, how many photos were looked at zoomed, the median detection time both ways, and of the photos that
 show a complete hand in a row (`eval_read.py`'s criterion, read with its rules) how many are read with
-every tile right both ways.
+every tile right both ways (grouped from that one look, `group_hand`, without the second looks `mjcam read` takes
+at a hand not legal as read: the zoom's own effect).
 """
 from __future__ import annotations
 

@@ -183,30 +183,19 @@ def build_mended_crops(out: Path, base: Path) -> None:
     build_synthetic(None, out / "synth_89.npz", 1000, first_seed=27_000, only=MENDED_FACES)
 
 
-def build_synthetic_eval(root: Path, count: int, first_seed: int = 8_000_000) -> None:
-    """A held-out synthetic detector test set (43-class YOLO labels and scenes.jsonl), never trained on."""
-    import json
-
-    from datasets.synth import generate_scene, write_yolo
-
-    root.mkdir(parents=True, exist_ok=True)
-    with open(root / "scenes.jsonl", "w") as f:
-        for seed in range(first_seed, first_seed + count):
-            scene = generate_scene(seed, kind="hand")
-            write_yolo(scene, root / "images", root / "labels", f"synth_{seed:07d}")
-            f.write(json.dumps(scene.to_json()) + "\n")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=BUILD)
     parser.add_argument("--synthetic", type=int, default=1500, help="synthetic training scenes")
-    parser.add_argument("--synthetic-eval", type=int, default=200, help="held-out synthetic test scenes")
     parser.add_argument("--synthetic-crops", type=int, default=12000,
                         help="more synthetic scenes (seeds after the detector's) for classifier crops only")
     parser.add_argument("--white-dragon-scenes", type=int, default=4000,
                         help="scenes after those whose every 5z becomes a crop (blank white dragons against backs)")
     args = parser.parse_args()
+    from datasets.axis_head import FIRST_SEED as AXIS_HEAD_SEEDS
+
+    if args.synthetic + args.synthetic_crops + args.white_dragon_scenes > AXIS_HEAD_SEEDS:
+        parser.error(f"the scenes would reach seed {AXIS_HEAD_SEEDS:,}, where the axis head's own scenes begin")
     build_detector_dataset(args.out / "detector")
     crops = args.out / "classifier"
     build_real_crops("train", crops / "real_train.npz", jittered=1)
@@ -216,7 +205,6 @@ def main() -> None:
     build_synthetic(None, crops / "synth_more.npz", args.synthetic_crops, first_seed=args.synthetic, faces_per_scene=20)
     build_synthetic(None, crops / "synth_5z.npz", args.white_dragon_scenes,
                     first_seed=args.synthetic + args.synthetic_crops, only=frozenset({"5z"}))
-    build_synthetic_eval(args.out / "synth_eval", args.synthetic_eval)
 
 
 if __name__ == "__main__":
