@@ -3,21 +3,23 @@
 Public API:
 
 - ``score_table(record) -> dict``: the result object of table-format.md — ``rules``, ``net`` (four ints
-  summing to 0), ``payments`` [{from, to, amount, reason}], ``players`` [{seat, total, unit, items:
+  summing to 0), ``payments`` [{from, to, amount, reason, reason_en}], ``players`` [{seat, total, unit, items:
   [{name, name_zh, rule, value, unit, citation}]}], ``winner``, ``unit`` and, for a won hand, the
   winner's chosen ``reading`` (blocks as tile strings, wilds and the winning tile marked).
 - ``validate_table(record) -> Table``: the parsed, checked record; ``RecordError`` otherwise.
 - ``RecordError`` (a ValueError): every invalid record, with one line naming the problem.
-- ``is_winning_hand(rules, concealed, melds, indicator=None, options=None, flowers="")``: whether the
-  tiles (winner's size) form a legal win of the region, wilds considered; no settlement.
+- ``is_winning_hand(rules, concealed, melds, indicator=None, options=None, flowers="", *, seat=0, dealer=0)``:
+  whether the tiles (winner's size) form a legal self-drawn win of that seat, wilds considered; no settlement.
+- ``check_setting(rules, indicator=None, options=None)``: ``RecordError`` unless the table's settings are valid.
 - ``laid_aside(rules, indicator=None, options=None)``: the tiles those rules lay aside with the flowers.
 - ``REGIONS``: ``{key: RegionInfo}`` for every implemented region. A RegionInfo gives ``name`` and
   ``name_zh``, ``hand_size`` (a non-winner's; the winner holds one more), ``unit`` of the totals,
   ``options`` (each: ``name``, ``default``, ``type`` bool/int/choice/flower_groups, ``allowed``,
-  ``minimum``, ``description`` and ``description_zh``), ``flags`` (the ``win.flags`` it reads),
+  ``minimum``, ``maximum``, ``description`` and ``description_zh``), ``flags`` (the ``win.flags`` it reads),
   ``context`` (the ``context`` fields it reads), ``indicator`` (得, 金, 宝 or None) and
   ``indicator_name``, ``scores_non_winners`` (Wenling scores all four hands), ``meld_types``,
-  ``extra_sets`` and ``bao_pungs``. ``RegionInfo.to_dict()`` gives it as JSON.
+  ``extra_sets``, ``bao_pungs``, ``asks`` (the facts a score cannot go without that a photo cannot show) and
+  ``description``. ``RegionInfo.to_dict()`` gives it as JSON.
 
 A region is the module ``scoring/<key>.py`` holding ``REGION``, an instance of `scoring.region.Region`.
 """
@@ -31,8 +33,8 @@ from scoring.record import RULES, RecordError, Table, parse_table
 from scoring.region import NoWin, Region, RegionInfo
 from scoring.tiles import brief
 
-__all__ = ["REGIONS", "RecordError", "RegionInfo", "Table", "check_setting", "is_winning_hand", "score_table",
-           "validate_table"]
+__all__ = ["REGIONS", "RecordError", "RegionInfo", "Table", "check_setting", "is_winning_hand", "laid_aside",
+           "score_table", "validate_table"]
 
 
 def _load_regions() -> dict[str, Region]:

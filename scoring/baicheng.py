@@ -337,8 +337,9 @@ class Baicheng(Region):
                 unit, tenths_a_fan = (UNIT_DEALER, 4) if DEALER in terms else (UNIT_PLAIN, 2)
                 tenths = tenths_a_fan * o["di"] * (1 + k)
                 amount = -(-tenths // 10)
-                reason = f"胡牌 ⌈{tenths / 10:g} 元⌉ = {amount} 元 ({unit.rule} × (1 + {k}))"
-                reason_en = f"the win: ⌈{tenths / 10:g} 元⌉ = {amount} 元 ({unit.name} × (1 + {k} 番))"
+                exact = f"{tenths // 10}.{tenths % 10}" if tenths % 10 else f"{tenths // 10}"  # any di, digit for digit
+                reason = f"胡牌 ⌈{exact} 元⌉ = {amount} 元 ({unit.rule} × (1 + {k}))"
+                reason_en = f"the win: ⌈{exact} 元⌉ = {amount} 元 ({unit.name} × (1 + {k} 番))"
                 items = [unit.item(value=tenths_a_fan * o["di"] / 10)] + [t.item() for t in terms if t is not DEALER]
             else:
                 total = fan + len(terms)

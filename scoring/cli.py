@@ -97,4 +97,5 @@ def _block(block: dict) -> str:
 
 
 def _number(value: int | float) -> str:
-    return f"{value:g}" if isinstance(value, float) else str(value)
+    """A value as the scorer gives it: 0.4, 399999.6, 12 (Python's shortest repr, never rounded to 6 digits)."""
+    return repr(value).removesuffix(".0") if isinstance(value, float) else str(value)

@@ -21,7 +21,7 @@ from scoring.items import Item, Rule
 from scoring.record import Player, RecordError, Table
 from scoring.region import MAX_STAKE, OptionInfo, Region, RegionInfo
 from scoring.result import Payment, Result, SeatResult, net_of, others
-from scoring.tiles import FLOWERS, PLAYING_TILES, format_tiles, is_honour, is_suited
+from scoring.tiles import FLOWERS, PLAYING_TILES, SUIT_BITS, format_tiles, is_honour, is_suited
 
 SUITED = tuple(t for t in PLAYING_TILES if is_suited(t))
 CLAIMED = ("discard", "rob_kong")
@@ -111,11 +111,8 @@ class _Summary:
 
     def __call__(self, b: Block) -> tuple[int, bool, bool, bool]:
         substitutes = any(w and t != self.gold for t, w in zip(b.tiles, b.wild))
-        return (_SUIT_BITS[b.tile[1]], b.is_pair and all(b.wild),
+        return (SUIT_BITS[b.tile[1]], b.is_pair and all(b.wild),
                 b.is_triplet and all(b.wild) and b.tile == self.gold, substitutes)
-
-
-_SUIT_BITS = {"m": 1, "p": 2, "s": 4}
 
 
 def _combine(a: tuple, b: tuple) -> tuple:

@@ -37,7 +37,7 @@ class Rule:
     name: str
     name_zh: str
     rule: str
-    value: int
+    value: int | float
     unit: str
     citation: str
     when: Callable[..., bool] | None = None

@@ -163,10 +163,17 @@ class Region:
                 changed = replace(table, win=replace(win, tile=new) if last else win,
                                   players=tuple(replace(p, concealed=tuple(concealed)) if p is player else p
                                                 for p in table.players))
-                if self._record_holds(changed) and self.is_win(changed):
+                if self._record_holds(changed) and self._wins(changed):
                     found.append((old, new))
         return sorted(found, key=lambda change: (change[0][1] != change[1][1],
                                                  abs(TILE_INDEX[change[0]] - TILE_INDEX[change[1]])))[:NEAR_WINS]
+
+    def _wins(self, table: Table) -> bool:
+        """`is_win`, but False where it refuses the hand (a region's own reason a hand is no win)."""
+        try:
+            return self.is_win(table)
+        except RecordError:
+            return False
 
     def check_record(self, table: Table) -> None:
         """Raise RecordError on the first thing wrong with a parsed table but the win's shape."""
@@ -245,7 +252,8 @@ class Region:
             shown = sum(t == win.tile for t in self.counted_tiles(table))
             pung = any(m.kind == "pung" and m.tile == win.tile for m in table.players[win.source].melds)
             if shown - 3 * pung > 1:
-                raise RecordError(f"{shown - 3 * pung} copies of {win.tile} besides the robbed pung: robbing a kong "
+                where = "besides the robbed pung" if pung else "on the table"
+                raise RecordError(f"{shown - 3 * pung} copies of {win.tile} {where}: robbing a kong "
                                   f"takes its fourth {win.tile}, so the winner can hold no other")
 
     def win_tile_present(self, table: Table) -> bool:

@@ -45,9 +45,14 @@ class TileError(ValueError):
     """A tile string that is not valid notation."""
 
 
+CACHED_TEXT = 64
+"""Tile strings up to this long (any hand's) are parsed once; a longer one (a record of a million tiles, which
+the scorer refuses) is not kept: a server's cache of 4,096 of them would fill its memory."""
+
+
 def parse_tiles(text: str) -> list[str]:
     """Split a tile string such as ``"123m55z"`` into codes; raise TileError naming the bad part."""
-    return list(_parse(text))
+    return list(_parse(text) if len(text) <= CACHED_TEXT else _parse.__wrapped__(text))
 
 
 @lru_cache(maxsize=4096)
@@ -81,6 +86,8 @@ def format_tiles(codes: Iterable[str]) -> str:
     return "".join(out)
 
 
+SUIT_BITS: dict[str, int] = {"m": 1, "p": 2, "s": 4}
+"""One bit per suit: the suits a hand's sets show, or'ed together (one suit, mixed with honours…)."""
 WINDS: tuple[str, ...] = ("1z", "2z", "3z", "4z")
 """East, South, West, North: seat wind of the dealer, then of each following seat."""
 DRAGONS: tuple[str, ...] = ("5z", "6z", "7z")
@@ -116,7 +123,7 @@ def is_terminal(code: str) -> bool:
 
 def is_yaojiu(code: str) -> bool:
     """幺九: a terminal or an honour."""
-    return code[1] == "z" or (code[1] in "mps" and code[0] in "19")
+    return is_terminal(code) or is_honour(code)
 
 
 def seat_wind(seat: int, dealer: int) -> str:

@@ -18,8 +18,8 @@ from scoring.items import Item, Rule
 from scoring.record import Player, RecordError, Table
 from scoring.region import OptionInfo, Region, RegionInfo
 from scoring.result import Payment, Result, SeatResult, net_of
-from scoring.tiles import (DRAGONS, FLOWERS, PLAYING_TILES, TILE_INDEX, WINDS, brief, format_tiles, is_flower,
-                           is_terminal, seat_wind)
+from scoring.tiles import (DRAGONS, FLOWERS, PLAYING_TILES, SUIT_BITS, TILE_INDEX, WINDS, brief, format_tiles,
+                           is_flower, is_terminal, seat_wind)
 
 CAP = 500
 BAO_FACTS = ("sheng_phase", "tile_was_sheng", "discarder_all_sheng", "discarder_tenpai")
@@ -239,7 +239,7 @@ class _Summary:
     def __call__(self, b: Block) -> tuple:
         he, fan = _values(b, self.seat)
         code = b.tile
-        return (he, fan, _SUIT_BITS.get(code[1], 0), code[1] == "z", _WIND_BITS.get(code, 0), b.is_sequence,
+        return (he, fan, SUIT_BITS.get(code[1], 0), code[1] == "z", _WIND_BITS.get(code, 0), b.is_sequence,
                 b.is_triplet, any(b.wild) and not b.is_pair, _wait(b))
 
 
@@ -266,7 +266,6 @@ def _sums(items: Iterable[Item | Rule]) -> tuple[int, int]:
     return he, fan
 
 
-_SUIT_BITS = {"m": 1, "p": 2, "s": 4}
 _WIND_BITS = {w: 1 << i for i, w in enumerate(WINDS)}
 
 

@@ -236,3 +236,29 @@ def test_context_that_is_no_object_is_refused(context: object) -> None:
     rec = winner_record("wenling", "123m456m234p678s789p99m", "6s", indicator="1z")
     rec["context"] = context
     assert "context must be an object" in rejected(rec)
+
+
+@pytest.mark.parametrize("rules, concealed, tile, kw, change", [
+    # a change the region itself refuses (a complete hand with no 三门全; 闲金 won on a discard) is no win, and
+    # the refusal is of the hand given, not of the changed hand tried
+    ("baicheng", "123m456m789m111p2p4s", "2p", {"indicator": "5s"}, "2p changed to 4s"),
+    ("fuzhou", "123m456m789m123p9p1s55s4p", "4p", {"by": "discard", "indicator": "5s"}, "9p changed to 6p"),
+])
+def test_a_change_the_region_refuses_is_no_win_and_the_hand_given_is_refused(rules, concealed, tile, kw, change):
+    message = rejected(winner_record(rules, concealed, tile, **kw))
+    assert message.startswith(f"players[1]'s hand is not a legal win under {rules} rules; it would be one with {change}")
+
+
+def test_a_robbed_kong_with_no_pung_to_rob_counts_the_tiles_on_the_table():
+    assert rejected(winner_record("daishan", "123m456m789m99p999s", "9s", "rob_kong")).startswith(
+        "3 copies of 9s on the table: robbing a kong takes its fourth 9s")
+
+
+def test_a_tile_string_longer_than_any_hand_is_not_kept_in_the_parse_cache():
+    from scoring.tiles import _parse
+
+    sizes = []
+    for run in ("123m", "456m"):  # 90,000 tiles each: refused; the record's short strings are cached the first time
+        assert "copies of" in rejected(winner_record("daishan", run * 30_000, run[-2:]))
+        sizes.append(_parse.cache_info().currsize)
+    assert sizes[1] == sizes[0] + 1  # the second record's winning tile 6m, not its long hand

@@ -215,6 +215,9 @@ def test_linear_model():
     assert score_table(baicheng("123789s456p33m", "5p", "self_draw", **kw))["net"] == [6, -2, -2, -2]
     kw["options"] = {"model": "linear", "di": 5}
     assert score_table(baicheng("123789s456p33m", "5p", "self_draw", **kw))["net"] == [24, -8, -8, -8]
+    kw["options"] = {"model": "linear", "di": 999_999}  # the reason's sum digit for digit, not 1.6e+06
+    reason = score_table(baicheng("123789s456p33m", "5p", "self_draw", **kw))["payments"][0]["reason"]
+    assert reason.startswith("胡牌 ⌈1599998.4 元⌉ = 1599999 元")
 
 
 def test_stake_doubles_from_di():

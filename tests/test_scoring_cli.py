@@ -130,3 +130,18 @@ def test_output_that_cannot_be_written_is_one_line_with_status_1():
                               text=True, timeout=60)
     assert done.returncode == 1
     assert done.stderr == "mjcam score: cannot write the output (No space left on device)\n"
+
+
+def test_the_breakdown_shows_values_whole_not_rounded_to_six_digits(tmp_path):
+    record = json.loads((EXAMPLES / "BC2.json").read_text(encoding="utf-8"))
+    record["options"] = {**record.get("options", {}), "model": "linear", "di": 999_999}
+    (tmp_path / "big.json").write_text(json.dumps(record))
+    done = mjcam(str(tmp_path / "big.json"))
+    assert "399999.6 元" in done.stdout and "400000 元" not in done.stdout
+
+
+def test_a_terminal_that_cannot_show_chinese_gets_it_escaped_not_a_traceback():
+    done = subprocess.run([str(MJCAM), "score", str(EXAMPLES / "D1.json")], capture_output=True, text=True,
+                          timeout=60, env={**os.environ, "PYTHONIOENCODING": "ascii"})
+    assert done.returncode == 0 and done.stderr == ""
+    assert done.stdout.startswith("Daishan \\u5cb1\\u5c71\n")

@@ -70,8 +70,8 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
     _row(r"(?P<k>\d+) copies of (?P<tiles>{TILE}) on the table \(at most (?P<limit>\d+); counting concealed tiles, "
          r"melds, flowers and the indicator\)",
          "桌上有 {k} 张{tiles}（最多 {limit} 张；暗牌、副露、花牌和指示牌都算在内）"),
-    _row(r"(?P<k>\d+) copies of (?P<tiles>{TILE}) besides the robbed pung: robbing a kong takes its fourth (?P=tiles), "
-         r"so the winner can hold no other",
+    _row(r"(?P<k>\d+) copies of (?P<tiles>{TILE}) (?:besides the robbed pung|on the table): robbing a kong takes its "
+         r"fourth (?P=tiles), so the winner can hold no other",
          "抢杠和抢的是杠的第四张{tiles}（另三张在被抢的碰里），和牌一家不能另有{tiles}（这里有 {k} 张）"),
     _row(r"win\.tile (?P<tiles>{TILE}) is not among {SEAT}'s concealed tiles", "和牌张{tiles}不在{seat}号位的暗牌中"),
     _row(r"{SEAT}\.concealed is empty: the winner's tiles are required", "{seat}号位没有暗牌：请填入和牌一家的牌"),
