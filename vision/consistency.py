@@ -20,7 +20,7 @@ from itertools import combinations, islice
 from typing import Any
 
 import scoring
-from scoring.tiles import PLAYING_TILES, TILE_INDEX, format_tiles, is_honour, parse_tiles
+from scoring.tiles import PLAYING_TILES, TILE_INDEX, format_tiles, is_yaojiu, parse_tiles
 from vision.detections import Detections
 from vision.grouping import HandReading, Layout, Need, Suggestion, read_layout, tiles_as_read
 
@@ -116,7 +116,7 @@ region's conditions ask for them (幺九, 三门全)."""
 
 
 def _fill_order(tile: str) -> tuple[bool, str, str]:
-    return not (is_honour(tile) or tile[0] in "19"), tile[0], tile[1]
+    return not is_yaojiu(tile), tile[0], tile[1]
 
 
 def _wins(reading: HandReading, indicator: str | None, options: dict[str, Any] | None, seat: int) -> bool:
