@@ -257,6 +257,7 @@ def test_a_robbed_kong_with_no_pung_to_rob_counts_the_tiles_on_the_table():
 def test_a_tile_string_longer_than_any_hand_is_not_kept_in_the_parse_cache():
     from scoring.tiles import _parse
 
+    _parse.cache_clear()  # what other tests left there
     sizes = []
     for run in ("123m", "456m"):  # 90,000 tiles each: refused; the record's short strings are cached the first time
         assert "copies of" in rejected(winner_record("daishan", run * 30_000, run[-2:]))
