@@ -16,7 +16,7 @@ from scoring.hands import SEQUENCE, WHIRLWIND, Block, HandSpec, Reading, reading
 from scoring.items import Item, Rule
 from scoring.record import Player, RecordError, Table
 from scoring.region import MAX_STAKE, OptionInfo, Region, RegionInfo
-from scoring.result import Payment, Result, SeatResult, net_of, others
+from scoring.result import Payment, Result, SeatResult, net_of, others, paying_seats
 from scoring.tiles import DRAGONS, format_tiles, is_flower, is_yaojiu, number, suit
 
 DRAGON_SET = "dragon set"
@@ -320,7 +320,7 @@ class Baicheng(Region):
         the payer's own terms as items, payment). The base (胡牌 1 底, or the 元 a 番) is the payer's too."""
         o, win = table.options, table.win
         claimed = win.by != "self_draw"
-        payers = (win.source,) if claimed and o["discard_payer"] == "discarder" else others(win.player)
+        payers = paying_seats(win, o["discard_payer"])
         out = []
         for p in payers:
             terms = []

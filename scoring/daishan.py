@@ -173,18 +173,17 @@ class Daishan(Region):
         return items
 
     def amount(self, table: Table, items: list[Item]) -> int:
-        di = sum(i.value for i in items if i.unit == "底")
-        hua = sum(i.value for i in items if i.unit == "花")
+        di, hua = _counts(items)
         return di * table.options["di"] + hua * table.options["hua"]
 
     def score(self, table: Table) -> Result:
         win = table.win
         if win is None:
             return Result(self.info.key, (0, 0, 0, 0), (), _blank_seats(), None, self.info.unit, extra={"note": "流局"})
-        best = max(((self.amount(table, items), -r.substitutions, r, items)
+        best = max(((self.amount(table, items), r, items)
                     for r in self.readings(table) for items in [self.hand_items(table, r)]),
-                   key=lambda entry: entry[:2])
-        amount, _, reading, items = best
+                   key=lambda entry: entry[0])  # Daishan has no wilds: no reading substitutes a tile
+        amount, reading, items = best
         if win.by == "self_draw":
             payments = [Payment(p, win.player, amount, "自摸", "self-draw") for p in others(win.player)]
         elif win.by == "discard":
@@ -192,14 +191,18 @@ class Daishan(Region):
         else:
             payments = [Payment(win.source, win.player, 3 * amount, "拉杠胡 ×3", "robbed kong: the robbed player pays 3 ×")]
         seats = list(_blank_seats())
-        di_sum = sum(i.value for i in items if i.unit == "底")
-        hua_sum = sum(i.value for i in items if i.unit == "花")
+        di_sum, hua_sum = _counts(items)
         o = table.options
         formula = f"({di_sum - 1} + 1) × {o['di']} + {hua_sum} × {o['hua']} = {amount}"
         seats[win.player] = SeatResult(win.player, amount, self.info.unit, tuple(items),
                                        {"di_count": di_sum, "hua_count": hua_sum, "formula": formula})
         return Result(self.info.key, net_of(payments), tuple(payments), tuple(seats), win.player,
                       self.info.unit, reading.describe())
+
+
+def _counts(items: list[Item]) -> tuple[int, int]:
+    """The hand's 底 and 花: the sums of the items in each unit."""
+    return sum(i.value for i in items if i.unit == "底"), sum(i.value for i in items if i.unit == "花")
 
 
 def _flower_items(flowers: tuple[str, ...]) -> list[Item]:

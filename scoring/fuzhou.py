@@ -20,7 +20,7 @@ from scoring.hands import KIND_INDEX, Block, HandSpec, Reading, is_complete, rea
 from scoring.items import Item, Rule
 from scoring.record import Player, RecordError, Table
 from scoring.region import MAX_STAKE, OptionInfo, Region, RegionInfo
-from scoring.result import Payment, Result, SeatResult, net_of, others
+from scoring.result import Payment, Result, SeatResult, net_of, paying_seats
 from scoring.tiles import FLOWERS, PLAYING_TILES, SUIT_BITS, format_tiles, is_honour, is_suited
 
 SUITED = tuple(t for t in PLAYING_TILES if is_suited(t))
@@ -308,8 +308,7 @@ class Fuzhou(Region):
         win, di = table.win, table.options["di"]
         h = sum(i.value for i in flower_items)
         streak = table.dealer_streak
-        claimed = win.by in CLAIMED
-        payers = (win.source,) if claimed and table.options["discard_payer"] == "discarder" else others(win.player)
+        payers = paying_seats(win, table.options["discard_payer"])
         s = sum(r.value for r in specials)
         payments = []
         for payer in payers:

@@ -141,7 +141,7 @@ def parse_table(record: Any, info: RegionInfo) -> Table:
     options = _options(record.get("options"), info)
     dealer = _seat(_field(record, "dealer"), "dealer")
     streak = record.get("dealer_streak", 0)
-    _require(_is_int(streak) and 0 <= streak <= MAX_STREAK,
+    _require(is_whole_number(streak) and 0 <= streak <= MAX_STREAK,
              f"dealer_streak must be a whole number from 0 to {MAX_STREAK}, got {brief(streak)}")
     indicator = record.get("indicator")
     if indicator is not None:
@@ -164,7 +164,8 @@ def _require(condition: bool, message: str) -> None:
         raise RecordError(message)
 
 
-def _is_int(value: Any) -> bool:
+def is_whole_number(value: Any) -> bool:
+    """A JSON whole number: an int, not a boolean (Python's True is an int)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -174,7 +175,7 @@ def _field(obj: dict, name: str, where: str = "") -> Any:
 
 
 def _seat(value: Any, where: str) -> int:
-    _require(_is_int(value) and 0 <= value <= 3, f"{where} must be a seat 0–3, got {brief(value)}")
+    _require(is_whole_number(value) and 0 <= value <= 3, f"{where} must be a seat 0–3, got {brief(value)}")
     return value
 
 

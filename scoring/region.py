@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from scoring.record import RecordError, Table
+from scoring.record import RecordError, Table, is_whole_number
 from scoring.result import Result
 from scoring.tiles import FLOWERS, PLAYING_TILES, TILE_INDEX, TileError, brief, format_tiles, is_flower, parse_tiles
 
@@ -51,7 +51,7 @@ class OptionInfo:
                 raise RecordError(bad + f"true or false, got {brief(value)}")
         elif self.type == "int":
             low, high = self.minimum or 0, self.maximum
-            whole = isinstance(value, int) and not isinstance(value, bool)
+            whole = is_whole_number(value)
             if not whole or value < low or (high is not None and value > high):
                 limits = f"from {low} to {high}" if high is not None else f"≥ {low}"
                 raise RecordError(bad + f"a whole number {limits}, got {brief(value)}")

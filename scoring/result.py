@@ -2,9 +2,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from scoring.items import Item
+
+if TYPE_CHECKING:
+    from scoring.record import Win
 
 
 @dataclass(frozen=True)
@@ -73,3 +76,9 @@ def net_of(payments: list[Payment] | tuple[Payment, ...]) -> tuple[int, ...]:
 def others(seat: int) -> tuple[int, ...]:
     """The three other seats, in turn order after ``seat``."""
     return tuple((seat + k) % 4 for k in (1, 2, 3))
+
+
+def paying_seats(win: Win, discard_payer: str) -> tuple[int, ...]:
+    """Who pays a win (the ``discard_payer`` option of Fuzhou and Baicheng): the discarder, or the robbed
+    player, alone when the option says "discarder" and the tile was claimed; else the three others."""
+    return (win.source,) if not win.self_drawn and discard_payer == "discarder" else others(win.player)
