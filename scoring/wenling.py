@@ -492,8 +492,7 @@ def _total(base: int, fan: int) -> int:
 
 
 def _seat_result(seat: int, items: list[Item]) -> SeatResult:
-    base = sum(i.value for i in items if i.unit == "和")
-    fan = sum(i.value for i in items if i.unit == "番")
+    base, fan = _sums(items)
     raw = (base + BASE.value) * 2 ** fan
     total = _total(base, fan)
     extra = {"base": base, "fan": fan, "raw": raw,
