@@ -4,7 +4,8 @@
 
 Inputs: build/classifier/*.npz (crops, box aspects, class labels, up angles: NaN where unknown). Training sets are every
 npz but `real_valid.npz`, which only picks the best epoch (its accuracy is printed each epoch). Checkpoints:
-build/runs/classifier/{last,best}.pt. `--init` starts a new schedule from a checkpoint's weights, of this width
+OUT/{last,best}.pt (default build/runs/classifier_by_hand: `make model`'s stages have folders of their own, which
+a run by hand must not take for a stage done). `--init` starts a new schedule from a checkpoint's weights, of this width
 or a narrower one (`widened`).
 """
 from __future__ import annotations
@@ -134,7 +135,7 @@ def evaluate(net: TileClassifierNet, crops: np.ndarray, aspect: np.ndarray, labe
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=BUILD / "classifier")
-    parser.add_argument("--out", type=Path, default=BUILD / "runs" / "classifier")
+    parser.add_argument("--out", type=Path, default=BUILD / "runs" / "classifier_by_hand")
     parser.add_argument("--epochs", type=int, default=30)
     parser.add_argument("--batch", type=int, default=256)
     parser.add_argument("--lr", type=float, default=3e-3)

@@ -63,7 +63,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--data", type=Path, default=BUILD / "detector" / "data.yaml")
     parser.add_argument("--init", type=Path, default=BUILD / "warm_start.pt")
-    parser.add_argument("--name", default="detector")
+    parser.add_argument("--name", default="detector_by_hand",
+                        help="the run's folder in build/runs (make model's stages have their own)")
     parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument("--imgsz", type=int, default=480)
     parser.add_argument("--batch", type=int, default=16)
