@@ -68,11 +68,15 @@ def build_detector_dataset(root: Path) -> Path:
     return write_data_yaml(root / "data.yaml", root, "images/train", "images/val")
 
 
-def jitter_box(box: np.ndarray, rng: np.random.Generator, amount: float = 0.08) -> np.ndarray:
-    """The box moved and resized by up to ``amount`` of its size, as a detector's box would be."""
+JITTER = 0.08
+"""A training crop's box is moved and resized by up to this share of its size, as a detector's box would be."""
+
+
+def jitter_box(box: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The box moved and resized by up to JITTER of its size."""
     x1, y1, x2, y2 = box
     w, h = x2 - x1, y2 - y1
-    dx, dy, dw, dh = rng.uniform(-amount, amount, 4)
+    dx, dy, dw, dh = rng.uniform(-JITTER, JITTER, 4)
     cx, cy = (x1 + x2) / 2 + dx * w, (y1 + y2) / 2 + dy * h
     w, h = w * (1 + dw), h * (1 + dh)
     return np.array([cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2])
@@ -94,9 +98,9 @@ def save_crops(path: Path, crops: list[np.ndarray], boxes: list[np.ndarray], lab
     print(f"{path.name}: {len(crops)} crops")
 
 
-def build_real_crops(split: str, path: Path, jittered: int, seed: int = 0) -> None:
-    """Crops of every labelled tile of a real split: the box itself and ``jittered`` moved copies."""
-    rng = np.random.default_rng(seed)
+def build_real_crops(split: str, path: Path, jittered: int) -> None:
+    """Crops of every labelled tile of a real split: the box itself and ``jittered`` moved copies (seed 0)."""
+    rng = np.random.default_rng(0)
     crops, boxes, labels, up, group = [], [], [], [], []
     for photo in load_split(split):
         image = cv2.imread(str(photo.image))

@@ -21,7 +21,7 @@ def _block(c_in: int, c_out: int, stride: int) -> nn.Sequential:
 
 
 class TileClassifierNet(nn.Module):
-    def __init__(self, num_classes: int = len(CLASS_NAMES), width: int = 24) -> None:
+    def __init__(self, width: int = 24) -> None:
         super().__init__()
         w = width
         self.features = nn.Sequential(
@@ -35,7 +35,7 @@ class TileClassifierNet(nn.Module):
         )
         self.pool = nn.AdaptiveAvgPool2d(1)
         self.dropout = nn.Dropout(0.2)
-        self.classes = nn.Linear(8 * w, num_classes)
+        self.classes = nn.Linear(8 * w, len(CLASS_NAMES))
         self.turns = nn.Sequential(nn.Linear(8 * w + 1, 64), nn.ReLU(inplace=True), nn.Linear(64, 4))
 
     def forward(self, x: torch.Tensor, aspect: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:

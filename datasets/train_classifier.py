@@ -27,12 +27,9 @@ from vision.detections import BACK, CLASS_NAMES
 BACK_INDEX = CLASS_NAMES.index(BACK)
 
 
-def load_crop_sets(folder: Path, exclude: str = "real_valid") -> dict[str, dict[str, np.ndarray]]:
-    return {
-        path.stem: dict(np.load(path))
-        for path in sorted(folder.glob("*.npz"))
-        if path.stem != exclude
-    }
+def load_crop_sets(folder: Path) -> dict[str, dict[str, np.ndarray]]:
+    """Every crop set of the folder by name but ``real_valid`` (it only picks the best epoch)."""
+    return {path.stem: dict(np.load(path)) for path in sorted(folder.glob("*.npz")) if path.stem != "real_valid"}
 
 
 def widened(own: dict[str, torch.Tensor], init: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
