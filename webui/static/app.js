@@ -1361,6 +1361,15 @@ const readStale = (photo, seat) => photo && photo.readWith !== readWith(seat);
 const photoRequests = [0, 0, 0, 0]; // per seat: the latest photo sent
 const photosBeingRead = new Set(); // the seats whose latest photo has not been answered yet
 
+/** Photos of these seats still being read are not taken when answered: the player cleared or replaced what
+ * they would fill (Clear, New hand, Undo). */
+function forgetPhotosBeingRead(seats) {
+  for (const seat of seats) {
+    photoRequests[seat] += 1;
+    photosBeingRead.delete(seat);
+  }
+}
+
 /** Read a photo (``photoUrl``: what shows it, or a promise of it) as the seat's hand. A photo with no tile
  * changes nothing; a hand it replaces can be brought back (Undo). Only the seat's latest photo's answer is
  * taken; one read with rules, indicator or options changed meanwhile is read again. */
@@ -1386,7 +1395,7 @@ async function requestReading(seat, photoUrl, endpoint, form, { camera = false }
   applyReading(seat, answer, answer.tiles.map((d) => d.tile));
   claimWinner(seat);
   setStatus(readingNotes(seat, answer));
-  if (before) offerUndo(before, () => t("replaced", { seat: seatLabel(seat) }));
+  if (before) offerUndo(before, () => t("replaced", { seat: seatLabel(seat) }), seat);
   render();
   if (seat === state.seat && !camera) bringPhotoIntoView(); // the table camera's view is where the player left it
   if (readStale(state.photos[seat], seat)) regroup();
@@ -1557,23 +1566,30 @@ function setUpCapture() {
 function setUpDeviceCamera() {
   const video = $("video");
   let stream = null;
+  let opening = 0; // counts the taps and closes: a camera granted after a later one is let go at once
   $("browser-camera").hidden = false;
   const close = () => {
+    opening += 1;
     stream?.getTracks().forEach((track) => track.stop());
     stream = null;
     $("device-camera").hidden = true;
   };
   $("browser-camera").addEventListener("click", async () => {
-    close(); // tapped again while open: the camera already running is let go, not left on
+    close(); // tapped again while open (or while asking): the camera already running is let go, not left on
+    const tap = opening;
+    let granted;
     try {
-      stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment", width: { ideal: 1920 } } });
+      granted = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment", width: { ideal: 1920 } } });
     } catch (error) {
+      if (tap !== opening) return;
       const known = { NotAllowedError: "camera_denied", NotFoundError: "camera_none", NotReadableError: "camera_busy" }[error.name];
       return setStatus(() => t("camera_refused", { why: known ? t(known) : error.message }), { error: true });
     }
+    if (tap !== opening) return granted.getTracks().forEach((track) => track.stop());
+    stream = granted;
     video.srcObject = stream;
     $("device-camera").hidden = false;
-    await video.play();
+    await video.play().catch(() => {}); // interrupted by a close: nothing to show
   });
   $("snap").addEventListener("click", () => {
     const canvas = document.createElement("canvas");
@@ -1709,6 +1725,7 @@ function setUpControls() {
     const before = tileCount(hand()) ? snapshot() : null;
     state.hands[state.seat] = emptyHand();
     state.photos[state.seat] = null;
+    forgetPhotosBeingRead([state.seat]);
     setStatus(NO_STATUS);
     const seat = state.seat;
     if (before) offerUndo(before, () => t("cleared", { seat: seatLabel(seat) }));
@@ -1717,6 +1734,7 @@ function setUpControls() {
   $("new-hand").addEventListener("click", () => {
     const before = snapshot();
     Object.assign(state, emptyTable(state.seat));
+    forgetPhotosBeingRead([0, 1, 2, 3]);
     setStatus(NO_STATUS);
     if (snapshot() !== before) offerUndo(before, () => t("new_hand_started"));
     renderRegionFields();
@@ -1724,7 +1742,9 @@ function setUpControls() {
   });
   $("undo").addEventListener("click", () => {
     restoreSnapshot(JSON.parse(undo.before));
+    forgetPhotosBeingRead([0, 1, 2, 3]);
     state.seat = undo.seat; // the seat whose hand it brings back
+    saveSettings();
     offerUndo(null);
     setStatus(NO_STATUS);
     dropRefusedIndicator();
