@@ -35,3 +35,10 @@ def test_batch_is_rgb_nchw_in_unit_range():
     assert batch.shape == (2, 3, CROP_SIZE, CROP_SIZE) and batch.dtype == np.float32
     assert batch[0, 0].mean() == 1.0 and batch[1, 2].mean() == 1.0  # red first, blue second
     assert crops_batch(striped_image(), np.zeros((0, 4))).shape == (0, 3, CROP_SIZE, CROP_SIZE)
+
+
+def test_a_box_wholly_outside_the_image_gives_a_black_crop_not_another_part_of_the_image():
+    image = np.full((100, 200, 3), 200, np.uint8)
+    for box in ([-80, -80, -10, -10], [-50, 10, -5, 40], [300, 10, 350, 40], [10, 150, 50, 190]):
+        assert tile_crop(image, np.array(box, float), pad=0).max() == 0
+    assert tile_crop(image, np.array([10, 10, 50, 50], float), pad=0).min() == 200

@@ -238,3 +238,12 @@ def test_a_folder_with_no_labelled_image_is_an_error_not_a_score_of_zero(capsys,
     for photo in (split / "images").iterdir():
         photo.unlink()
     assert_error(capsys, (split,), f"{split}: no labelled image to measure")
+
+
+def test_no_readable_labelled_photo_is_an_error_not_a_score(capsys, split):
+    for photo in PHOTOS:
+        (split / "images" / photo.name).unlink()
+        (split / "images" / photo.name).write_bytes(b"not a photo")
+    status, out, err = mjcam_eval(capsys, split)
+    assert (status, out) == (2, "")
+    assert err.endswith(f"mjcam eval: {split}: no labelled image could be read (a score of nothing is no score)\n")

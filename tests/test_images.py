@@ -68,8 +68,11 @@ def test_png_with_alpha_and_grey_png_are_read_as_colour():
 
 
 def test_avif_is_read() -> None:
-    photo = decode_photo(cv2.imencode(".avif", marked_image(200, 120))[1].tobytes(), "x.avif")
+    data = cv2.imencode(".avif", marked_image(200, 120))[1].tobytes()
+    photo = decode_photo(data, "x.avif")
     assert (photo.width, photo.height, photo.image.shape) == (200, 120, (120, 200, 3))
+    general = data[:8] + b"mif1" + data[12:]  # the HEIF brand first, AVIF among the compatible ones: AVIF still
+    assert decode_photo(general, "x.avif").image.shape == (120, 200, 3)
 
 
 @pytest.mark.parametrize("orientation, size", [(1, (1999, 2000)), (6, (2000, 1999)), (8, (2000, 1999))])

@@ -14,7 +14,8 @@ def tile_crop(image: np.ndarray, box: np.ndarray, size: int = CROP_SIZE, pad: fl
 
     The aspect ratio is not kept: every tile fills the square, so a tile in a photo that was stretched
     (or seen at a grazing angle) looks like any other; which way its face points still shows. Parts of the
-    widened box outside the image are filled by replicating the image border.
+    widened box outside the image are filled by replicating the image border; a box wholly outside it gives a
+    black crop.
     """
     x1, y1, x2, y2 = (float(v) for v in box)
     margin_x, margin_y = pad * (x2 - x1), pad * (y2 - y1)
@@ -22,7 +23,8 @@ def tile_crop(image: np.ndarray, box: np.ndarray, size: int = CROP_SIZE, pad: fl
     right, bottom = int(np.ceil(x2 + margin_x)), int(np.ceil(y2 + margin_y))
     right, bottom = max(right, left + 1), max(bottom, top + 1)
     height, width = image.shape[:2]
-    region = image[max(top, 0) : min(bottom, height), max(left, 0) : min(right, width)]
+    # each end within 0…size: a negative end would slice from the far side of the image
+    region = image[max(top, 0) : max(min(bottom, height), 0), max(left, 0) : max(min(right, width), 0)]
     if region.size == 0:
         return np.zeros((size, size, 3), np.uint8)
     if left < 0 or top < 0 or right > width or bottom > height:

@@ -87,8 +87,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON object per photo per line")
     parser.add_argument("--annotate", type=Path, metavar="DIR",
                         help="write each photo with boxes and names drawn, as DIR/STEM.jpg (STEM-2.jpg… if taken)")
-    parser.add_argument("--conf", type=_fraction, help="minimum tile score, above 0 and at most 1 (default 0.35)")
-    parser.add_argument("--iou", type=_fraction, help="non-maximum suppression IoU, above 0 and at most 1 (default 0.6)")
+    from vision.detector import DetectorSettings
+
+    default = DetectorSettings()
+    parser.add_argument("--conf", type=_fraction,
+                        help=f"minimum tile score, above 0 and at most 1 (default {default.conf:g})")
+    parser.add_argument("--iou", type=_fraction,
+                        help=f"non-maximum suppression IoU, above 0 and at most 1 (default {default.iou:g})")
     parser.add_argument("--threads", type=thread_count, help=f"ONNX Runtime threads, 1 to {MAX_THREADS}")
 
 

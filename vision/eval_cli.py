@@ -19,7 +19,7 @@ from vision.images import ImageError, read_photo
 from vision.metrics import (DetectionScores, LabelFixes, mend_labels, read_label_fixes, read_lines, read_yolo_labels,
                             to_pixel_boxes)
 
-IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".bmp", ".tif", ".tiff"}
+IMAGE_SUFFIXES = {".jpg", ".jpeg", ".png", ".webp", ".avif", ".bmp", ".tif", ".tiff"}
 CLASS_FILES = ("classes.tsv", "classes.txt", "data.yaml")
 YAML_FORMS = ("expected 'names: [a, b, ...]' or 'names: {0: a, 1: b, ...}', or below 'names:' lines '- a' "
               "(indented or not) or '0: a'")
@@ -150,6 +150,8 @@ def evaluate_folder(folder: Path, detector, names: list[str], accept: float, lim
             continue
         found = detector.detect(photo)
         scores.add(to_pixel_boxes(boxes, photo.width, photo.height), tiles, found, accept)
+    if unreadable == len(labelled):
+        raise ValueError(f"{folder}: no labelled image could be read (a score of nothing is no score)")
     return {**scores.summary(), "unreadable": unreadable, "unlabelled": unlabelled}
 
 

@@ -56,7 +56,11 @@ def image_format(data: bytes) -> str | None:
     for signature, name in _SIGNATURES.items():
         if data.startswith(signature) and (name != "WebP" or data[8:12] == b"WEBP"):
             return name
-    return "AVIF" if data[4:8] == b"ftyp" and data[8:12] in (b"avif", b"avis") else None
+    if data[4:8] != b"ftyp":
+        return None
+    size = int.from_bytes(data[:4], "big")  # the ftyp box: major brand, minor version, compatible brands
+    brands = {data[8:12]} | {data[k : k + 4] for k in range(16, min(size, 64), 4)}
+    return "AVIF" if brands & {b"avif", b"avis"} else None
 
 
 def _jpeg_segments(data: bytes) -> Iterator[tuple[int, int, int]]:
