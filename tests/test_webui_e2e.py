@@ -934,6 +934,7 @@ def test_a_tile_the_photo_did_not_show_is_added_with_one_tap_and_undone(browser,
     suggestion.locator("button").click()
     assert sorted(hand_codes(page, "concealed") + hand_codes(page, "win")) == sorted(before + ["5z"])
     expect(page.locator("#suggestions")).to_be_hidden()
+    expect(page.locator("#hand-title")).to_be_focused()  # the button is gone: the keyboard is on the hand
     page.locator("#undo").click()
     assert sorted(hand_codes(page, "concealed") + hand_codes(page, "win")) == before
     page.locator("#suggestion-list li button").click()
@@ -1231,6 +1232,7 @@ def test_each_seats_photo_goes_to_its_seat_and_the_page_stays_on_the_seat_chosen
     page = open_page(browser, server, "wenling")
     reading = upload_held(page, "hand_006")
     page.locator("#seat-tab-1").click()
+    expect(page.locator("#seat-tab-1")).to_be_focused()  # drawn anew, the tab chosen keeps the keyboard
     upload(page, "hand_007")
     reading.continue_()
     expect(page.locator("#seat-tab-0")).to_contain_text("tiles")
@@ -1519,4 +1521,12 @@ def test_the_status_line_follows_the_language(browser, server, tmp_path):
     page.locator("#lang").click()
     expect(note).not_to_have_text(english)
     assert not note.inner_text().isascii()
+    assert page.errors == []
+
+
+def test_the_bao_switch_keeps_the_keyboard_when_its_facts_are_drawn(browser, server):
+    page = open_page(browser, server, "wenling")
+    page.locator("#context-bao").click()
+    expect(page.locator("#context-bao")).to_be_focused()
+    expect(page.locator("#context-bao")).to_be_checked()
     assert page.errors == []

@@ -483,6 +483,7 @@ function renderSeatTabs() {
       state.seat = seat;
       saveSettings();
       render();
+      $(`seat-tab-${seat}`).focus(); // the tabs are drawn anew: keep the keyboard on the one chosen
     });
     tabs.append(tab);
   }
@@ -782,6 +783,7 @@ function acceptSuggestion(s) {
   claimWinner(state.seat);
   offerUndo(before, () => t("suggestion_taken"));
   render();
+  $("hand-title").focus(); // the suggestion's button is gone: the keyboard goes to the hand it made
 }
 
 function renderWinFields() {
@@ -842,6 +844,7 @@ function renderRegionFields() {
       state.context[name] = on ? Object.fromEntries(spec.facts.map(([key]) => [key, false])) : undefined;
       renderRegionFields();
       render();
+      $(`context-${name}`).focus(); // drawn anew: keep the keyboard on the switch
     });
     context.append(toggle, facts);
     if (!state.context[name]) continue;
