@@ -246,8 +246,7 @@ function meldRecord(meld) {
   return out;
 }
 
-/** Codes of a tile string: "123m55z" -> ["1m","2m","3m","5z","5z"]. */
-/** The tile codes of a tile string from the server (always valid; empty for none). */
+/** The codes of a tile string from the server (always valid): "123m55z" -> ["1m","2m","3m","5z","5z"]. */
 function codesOf(text) {
   return parseTiles(text) ?? [];
 }
