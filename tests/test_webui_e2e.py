@@ -1118,6 +1118,11 @@ def test_the_dealer_is_asked_each_hand_and_the_streak_kept(browser, server):
     page.reload()
     page.wait_for_selector("body[data-ready=true]")
     expect(page.locator("#dealer")).to_have_value("")
+    page.select_option("#dealer", "1")  # the same dealer: the streak goes on
+    expect(page.locator("#streak")).to_have_value("2")
+    page.locator("#new-hand").click()
+    page.select_option("#dealer", "2")  # another dealer: a streak of its own, from 0, not the last one's
+    expect(page.locator("#streak")).to_have_value("0")
     assert page.errors == []
 
 

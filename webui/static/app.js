@@ -35,6 +35,8 @@ const state = {
   rules: saved.rules,
   seat: saved.seat ?? 0, // the seat whose hand is shown and photographed
   streak: Number.isInteger(saved.streak) && saved.streak >= 0 && saved.streak <= MAX_STREAK ? saved.streak : 0,
+  // the dealer whose streak it is (null: not known yet): another dealer chosen starts from 0
+  streakDealer: [0, 1, 2, 3].includes(saved.streakDealer) ? saved.streakDealer : null,
   options: saved.options || {}, // per region: the values set on this device
   optionProblems: {}, // per option of the rules shown: what is wrong with the value given (not kept)
   ...emptyTable(saved.seat ?? 0),
@@ -108,8 +110,8 @@ function loadSettings() {
 }
 
 function saveSettings() {
-  const { lang, rules, seat, streak, options } = state;
-  const text = JSON.stringify({ lang, rules, seat, streak, options });
+  const { lang, rules, seat, streak, streakDealer, options } = state;
+  const text = JSON.stringify({ lang, rules, seat, streak, streakDealer, options });
   for (const name of ["sessionStorage", "localStorage"]) {
     try {
       window[name].setItem(SETTINGS_KEY, text);
@@ -1694,6 +1696,11 @@ function setUpControls() {
   });
   $("dealer").addEventListener("change", () => {
     state.dealer = $("dealer").value === "" ? null : Number($("dealer").value);
+    if (state.dealer !== null) { // a streak kept from the last hand is the last dealer's: a new dealer's is 0
+      if (state.streakDealer !== null && state.dealer !== state.streakDealer) state.streak = 0;
+      state.streakDealer = state.dealer;
+      saveSettings();
+    }
     render();
   });
   $("streak").addEventListener("change", () => { // like an option: a value out of range is named, not kept
@@ -1704,6 +1711,7 @@ function setUpControls() {
     $("streak").setAttribute("aria-invalid", String(bad));
     if (bad) return;
     state.streak = value;
+    state.streakDealer = state.dealer ?? state.streakDealer;
     saveSettings();
     render();
   });
