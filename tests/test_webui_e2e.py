@@ -485,6 +485,12 @@ def test_an_invalid_option_is_refused_at_its_field_and_never_blocks_a_photo(brow
     page.locator("#option-flower_groups").press("Tab")
     expect(page.locator("#option-flower_groups-problem")).to_contain_text("Two groups of four flowers")
     expect(page.locator("#option-flower_groups")).to_have_attribute("aria-invalid", "true")
+    page.locator("#lang").click()  # drawn anew with the value kept: no note left over in the other language
+    expect(page.locator("#option-flower_groups-problem")).to_be_hidden()
+    page.locator("#lang").click()
+    page.fill("#option-flower_groups", "1234f")
+    page.locator("#option-flower_groups").press("Tab")
+    expect(page.locator("#option-flower_groups-problem")).to_contain_text("Two groups of four flowers")
     settings = json.loads(page.evaluate("localStorage.getItem('mjcam.settings')"))
     assert "flower_groups" not in settings["options"]["wenling"]  # not kept
     upload(page, "hand_006")  # read with the value before (the default)
@@ -1290,6 +1296,9 @@ def test_the_dealer_streak_is_checked_at_its_field(browser, server):
         page.fill("#streak", bad)
         page.locator("#streak").press("Tab")
         expect(page.locator("#streak-problem")).to_have_text("A whole number from 0 to 100. Not saved: the value before is used.")
+    page.locator("#lang").click()  # the note said again in the language switched to
+    expect(page.locator("#streak-problem")).to_have_text("须为 0 到 100 之间的整数。未保存，仍用原来的值。")
+    page.locator("#lang").click()
     assert json.loads(page.evaluate("localStorage.getItem('mjcam.settings')"))["streak"] == 3
     upload(page, "hand_006")  # the reader asks for the streak: its field answers it, ticked
     expect(page.locator("#need-list li", has_text="kept the deal")).to_have_class(re.compile(r"\bgiven\b"))

@@ -1660,6 +1660,10 @@ function setUpControls() {
   $("lang").addEventListener("click", () => {
     state.lang = state.lang === "zh" ? "en" : "zh";
     saveSettings();
+    // the options are drawn anew with the values kept (a refused one is gone with its note); a refused
+    // streak stays shown, its note said again in the new language
+    state.optionProblems = {};
+    if (!$("streak-problem").hidden) $("streak-problem").textContent = t("bad_int", { low: 0, high: MAX_STREAK });
     translatePage();
     showStatus();
     showUndo();
