@@ -197,7 +197,8 @@ def run(args: argparse.Namespace) -> int:
         return status
     n = summary["unlabelled"]
     unlabelled = f" ({n} image{'s' if n > 1 else ''} with no label file left out)" if n else ""
-    print(f"{summary['photos']} photo{'' if summary['photos'] == 1 else 's'}, {summary['labelled_tiles']} labelled tiles{unlabelled}")
+    photos = summary["photos"]
+    print(f"{photos} photo{'' if photos == 1 else 's'}, {summary['labelled_tiles']} labelled tiles{unlabelled}")
     print(f"class names from {classes}")
     print(f"mAP50 {summary['mAP50']:.3f}   mAP50-95 {summary['mAP50-95']:.3f}   tile accuracy {summary['tile_accuracy']:.3f}")
     print("class  labelled  recall  AP50")

@@ -68,8 +68,8 @@ def read_hand(photo: Photo, detector: Any, region: str, seat: int = 0, *, indica
               options: dict[str, Any] | None = None, winner: bool = True) -> dict[str, Any]:
     """The hand of the player at ``seat`` in the photo: the player's part of a table record (``concealed``,
     ``melds``, ``flowers``) with ``win_tile``, ``win_guessed``, ``apart``, ``groups`` (detection indices per
-    group), ``away``, ``problems``, ``suggestions``, ``needs``, and ``tiles`` (every detection of the look it was read from, in
-    `mjcam detect --json`'s form) (`hand_reading`, `reading_json`).
+    group), ``away``, ``problems``, ``suggestions``, ``needs``, and ``tiles`` (every detection of the look it was
+    read from, in `mjcam detect --json`'s form) (`hand_reading`, `reading_json`).
     """
     return reading_json(*hand_reading(photo, detector, region, seat, indicator=indicator, options=options,
                                       winner=winner))

@@ -36,9 +36,9 @@ class Services:
     def detector(self) -> Any:
         """The `TileDetector`, loading the models the first time (thread-safe); `vision.detector.ModelError` when
         they cannot be."""
-        from vision.detector import load_detector
-
         if self._detector is None:
+            from vision.detector import load_detector
+
             with self._lock:
                 if self._detector is None:
                     self._detector = load_detector(*self._models)
