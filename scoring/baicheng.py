@@ -54,7 +54,7 @@ INFO = RegionInfo(
                    "单飘 also scores 夹胡 (+1)", "单飘另计夹胡一番"),
     ),
     flags=("kong_replacement", "bao_draw"),
-    indicator="宝", indicator_name="bao (treasure)", asks=("dealer",),
+    indicator="宝", indicator_name="bao (treasure)", asks=("dealer",), indicator_flags=("bao_draw",),
     meld_types=("chow", "pung", "kong", "whirlwind"),
     extra_sets=((DRAGON_SET, DRAGONS),),
     bao_pungs=True,
@@ -223,15 +223,10 @@ class Baicheng(Region):
         win = table.win
         if win is None:
             return
-        if "kong_replacement" in win.flags and win.by != "self_draw":
-            raise RecordError("flag kong_replacement (杠开) needs a self_draw win")
         if "kong_replacement" in win.flags and not any(m.kind in ("kong", "whirlwind") for m in table.winner.melds):
             raise RecordError("flag kong_replacement (杠开) needs a kong or whirlwind of the winner")
-        if "bao_draw" in win.flags:
-            if win.by != "self_draw":
-                raise RecordError("flag bao_draw (摸宝) needs a self_draw win")
-            if win.tile != table.indicator:
-                raise RecordError(f"flag bao_draw (摸宝) needs win.tile to be the 宝 ({table.indicator or 'not given'})")
+        if "bao_draw" in win.flags and win.tile != table.indicator:
+            raise RecordError(f"flag bao_draw (摸宝) needs win.tile to be the 宝 ({table.indicator})")
 
     def is_win(self, table: Table) -> bool:
         """A legal reading exists; a complete hand that breaks a win condition is rejected naming it."""

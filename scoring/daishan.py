@@ -129,14 +129,11 @@ class Daishan(Region):
         win = table.win
         if win is None:
             return
-        flags, by = win.flags, win.by
-        if "heaven" in flags and (win.player != table.dealer or by != "self_draw"):
-            raise RecordError("flag heaven (天胡) needs the dealer winning by self_draw")
-        if "earth" in flags and (by != "discard" or win.source != table.dealer or win.player == table.dealer):
+        flags = win.flags
+        if "heaven" in flags and win.player != table.dealer:
+            raise RecordError("flag heaven (天胡) needs the dealer as the winner")
+        if "earth" in flags and (win.source != table.dealer or win.player == table.dealer):
             raise RecordError("flag earth (地胡) needs a win on the dealer's discard by another player")
-        for flag in ("last_tile", "kong_replacement"):
-            if flag in flags and by != "self_draw":
-                raise RecordError(f"flag {flag} needs a self_draw win")
         winner = table.winner
         if "heaven" in flags and winner.has_claimed_meld:
             raise RecordError("flag heaven (天胡) allows no claimed meld: the dealer wins before any discard "

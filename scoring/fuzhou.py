@@ -48,6 +48,7 @@ INFO = RegionInfo(
     ),
     flags=("heaven", "rob_gold", "three_golds", "gold_kan"),
     indicator="金", indicator_name="jin (gold, wild)", asks=("dealer", "indicator"),
+    indicator_flags=("rob_gold", "three_golds", "gold_kan"), reads_streak=True,
     description="16 tiles (17 for the winner); 5 sets + pair; 金 wilds; winds and dragons are flowers; "
                 "each payer pays 花 + 金 + 连庄 + 5 (+ specials), ×2 on 自摸.",
 )
@@ -176,11 +177,6 @@ class Fuzhou(Region):
         win = table.win
         if win is None:
             return
-        for flag in sorted(win.flags):
-            if win.by != "self_draw":
-                raise RecordError(f"flag {flag} needs a self_draw win")
-            if flag != "heaven" and table.indicator is None:
-                raise RecordError(f"flag {flag} needs the 金 indicator")
         if "heaven" in win.flags and win.player != table.dealer:
             raise RecordError("flag heaven (天和) needs the dealer as the winner")
         if {"heaven", "rob_gold"} <= win.flags:

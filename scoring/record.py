@@ -24,6 +24,15 @@ FLAGS = (
     "bao_draw", "after_special_kong",
 )
 """Every `win.flags` value of table-format.md; each region uses some of them."""
+FLAG_WIN_BY = {
+    "kong_replacement": "self_draw", "last_tile": "self_draw", "heaven": "self_draw", "earth": "discard",
+    "rob_gold": "self_draw", "three_golds": "self_draw", "gold_kan": "self_draw", "bao_draw": "self_draw",
+    "after_special_kong": "self_draw",
+}
+"""The one way of winning each flag's event happens by, in every region that reads it (spec; 地胡 is won on
+the dealer's first discard, every other event by drawing the tile)."""
+DEALER_FLAGS = ("heaven", "earth")
+"""The flags whose event is checked against the dealer (天和/天胡: the dealer wins; 地胡: on the dealer's discard)."""
 MAX_STREAK = 100
 """The most hands in a row a dealer keeps the deal (连庄) that a record may say: more is a typing slip."""
 

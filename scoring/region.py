@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from scoring.record import RecordError, Table, is_whole_number
+from scoring.record import DEALER_FLAGS, FLAG_WIN_BY, RecordError, Table, is_whole_number
 from scoring.result import Result
 from scoring.tiles import FLOWERS, PLAYING_TILES, TILE_INDEX, TileError, brief, format_tiles, is_flower, parse_tiles
 
@@ -97,7 +97,8 @@ class RegionInfo:
     (得, 金, 宝) or is None; ``scores_non_winners`` says whether every hand is scored (Wenling).
     ``meld_types``, ``extra_sets`` (extra set shapes as (name, tiles)) and ``bao_pungs`` say which melds
     a record may hold. ``asks`` names the facts besides the win that a score cannot go without and a photo
-    cannot show (``dealer``, ``indicator``).
+    cannot show (``dealer``, ``indicator``). ``indicator_flags`` are the flags whose event needs the
+    indicator given; ``reads_streak`` says whether `dealer_streak` is read (Fuzhou).
     """
 
     key: str
@@ -115,6 +116,8 @@ class RegionInfo:
     extra_sets: tuple[tuple[str, tuple[str, ...]], ...] = ()
     bao_pungs: bool = False
     asks: tuple[str, ...] = ()
+    indicator_flags: tuple[str, ...] = ()
+    reads_streak: bool = False
     description: str = ""
 
     @property
@@ -128,7 +131,11 @@ class RegionInfo:
             "context": list(self.context), "indicator": self.indicator, "indicator_name": self.indicator_name,
             "scores_non_winners": self.scores_non_winners, "meld_types": list(self.meld_types),
             "extra_sets": [format_tiles(tiles) for _, tiles in self.extra_sets],
-            "bao_pungs": self.bao_pungs, "asks": list(self.asks), "description": self.description,
+            "bao_pungs": self.bao_pungs, "asks": list(self.asks),
+            "flag_win_by": {flag: FLAG_WIN_BY[flag] for flag in self.flags},
+            "dealer_flags": [flag for flag in self.flags if flag in DEALER_FLAGS],
+            "indicator_flags": list(self.indicator_flags), "reads_streak": self.reads_streak,
+            "description": self.description,
         }
 
 
@@ -238,7 +245,8 @@ class Region:
                                   f"{self.info.key} rules need {' or '.join(map(str, allowed))} for {role}")
 
     def check_win(self, table: Table) -> None:
-        """The winner's tiles are given and hold the winning tile."""
+        """The winner's tiles are given and hold the winning tile; each flag's event fits how the hand was won
+        and has the indicator it needs."""
         win = table.win
         if win is None:
             return
@@ -255,6 +263,11 @@ class Region:
                 where = "besides the robbed pung" if pung else "on the table"
                 raise RecordError(f"{shown - 3 * pung} copies of {win.tile} {where}: robbing a kong "
                                   f"takes its fourth {win.tile}, so the winner can hold no other")
+        for flag in sorted(win.flags):
+            if win.by != FLAG_WIN_BY[flag]:
+                raise RecordError(f"flag {flag} needs a {FLAG_WIN_BY[flag]} win")
+            if flag in self.info.indicator_flags and table.indicator is None:
+                raise RecordError(f"flag {flag} needs the {self.info.indicator} indicator")
 
     def win_tile_present(self, table: Table) -> bool:
         return table.win.tile in table.players[table.win.player].concealed

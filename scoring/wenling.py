@@ -323,8 +323,6 @@ class Wenling(Region):
         if table.win is None:
             return
         flags, winner = table.win.flags, table.winner
-        if "kong_replacement" in flags and not table.win.self_drawn:
-            raise RecordError("flag kong_replacement needs a self_draw win")
         if "after_special_kong" in flags and "kong_replacement" not in flags:
             raise RecordError("flag after_special_kong needs kong_replacement")
         if "kong_replacement" in flags and not winner.has_kong_or_flower:

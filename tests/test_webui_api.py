@@ -89,6 +89,12 @@ def test_regions_are_the_scorers(client):
     # what a score cannot go without, for a hand entered without a photo as for one read from a photo
     assert {key: info["asks"] for key, info in body.items()} == {
         "wenling": ["dealer", "indicator"], "daishan": [], "fuzhou": ["dealer", "indicator"], "baicheng": ["dealer"]}
+    # what the page checks its events by, as the scorer checks them (scoring.record.FLAG_WIN_BY, indicator_flags)
+    assert body["daishan"]["flag_win_by"] == {"kong_replacement": "self_draw", "last_tile": "self_draw",
+                                              "heaven": "self_draw", "earth": "discard"}
+    assert {key: info["indicator_flags"] for key, info in body.items()} == {
+        "wenling": [], "fuzhou": ["rob_gold", "three_golds", "gold_kan"], "daishan": [], "baicheng": ["bao_draw"]}
+    assert [key for key, info in body.items() if info["reads_streak"]] == ["fuzhou"]
 
 
 # -- detect ------------------------------------------------------------------------------------------

@@ -1288,6 +1288,18 @@ def test_events_the_facts_rule_out_are_greyed_out(browser, server):
     assert page.errors == []
 
 
+def test_a_fuzhou_event_of_the_gold_is_greyed_out_at_a_table_without_one(browser, server):
+    page = open_page(browser, server, "fuzhou")
+    type_hand(page, "123m456p789s11m234s567p", "1m")
+    page.locator('input[name="by"][value="self_draw"]').check()
+    page.locator("#flag-gold_kan").check()
+    page.locator("#indicator-clear").click()  # no 金 at this table
+    expect(page.locator("#flag-gold_kan")).to_be_disabled()
+    expect(page.locator("#flag-gold_kan-note")).to_have_text("(only with a 金 indicator)")
+    expect(page.locator("#flag-heaven")).to_be_enabled()  # 天和 needs no 金
+    assert page.errors == []
+
+
 def test_the_dealer_streak_is_checked_at_its_field(browser, server):
     page = open_page(browser, server, "fuzhou")
     page.fill("#streak", "3")

@@ -37,7 +37,6 @@ CONVERT: dict[str, Callable[[str], str]] = {
     "by": {"discard": "点和", "rob_kong": "抢杠和", "self_draw": "自摸"}.__getitem__,
     "flag": FLAGS_ZH.__getitem__,
     "lacks": lambda text: "，也没有".join(BAICHENG_NEEDS[need] for need in text.split(" and no ")),
-    "given": lambda text: "未给出" if text == "not given" else tiles_in_chinese(text),
     "near": lambda text: "，或".join(f"把{tiles_in_chinese(old)}换成{tiles_in_chinese(new)}"
                                     for old, new in re.findall(rf"({TILE}) (?:changed )?to ({TILE})", text)),
     "run": lambda text: tiles_in_chinese(" ".join(re.findall(TILE, text))) if text else "「」",
@@ -109,7 +108,6 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
          r"dragons\)", "{seat}号位的花牌中有{tiles}，它不是花（福州的花是花牌、风牌和箭牌）"),
     _row(r"{SEAT} holds 闲金 \(any tile completes the hand\): a (?P<by>\w+) win needs 金雀 or 金龙",
          "{seat}号位是闲金（任何牌都能和）：{by}须是金雀或金龙"),
-    _row(r"{FLAG} needs the 金 indicator", "“{flag}”须先给出金"),
     _row(r"flag heaven \(天和\) needs the dealer as the winner", "天和须庄家和牌"),
     _row(r"flag heaven \(天和\) allows no claimed meld: the dealer wins before any discard",
          "天和不能有吃、碰或明杠：庄家在打出第一张牌之前就已和牌"),
@@ -123,10 +121,9 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
     _row(r"baicheng rules have no flowers: the 宝 indicator cannot be (?P<tiles>{TILE})", "白城麻将不用花牌：宝不能是{tiles}"),
     _row(r"{SEAT}\.flowers holds (?:{TILE})+: baicheng rules have no flowers", "白城麻将不用花牌：请拿掉{seat}号位的花牌"),
     _row(r"flag kong_replacement \(杠开\) needs a kong or whirlwind of the winner", "杠开须和牌一家有杠或旋风杠"),
-    _row(r"flag bao_draw \(摸宝\) needs win\.tile to be the 宝 \((?P<given>{TILE}|not given)\)",
-         "摸宝须和牌张是宝（宝：{given}）"),
+    _row(r"flag bao_draw \(摸宝\) needs win\.tile to be the 宝 \((?P<tiles>{TILE})\)", "摸宝须和牌张是宝（宝：{tiles}）"),
     # scoring.daishan
-    _row(r"flag heaven \(天胡\) needs the dealer winning by self_draw", "天胡须庄家自摸"),
+    _row(r"flag heaven \(天胡\) needs the dealer as the winner", "天胡须庄家和牌"),
     _row(r"flag earth \(地胡\) needs a win on the dealer's discard by another player", "地胡须闲家和庄家打出的牌"),
     _row(r"flag heaven \(天胡\) allows no claimed meld: the dealer wins before any discard \(「庄家可补花可暗杠」\)",
          "天胡不能有吃、碰或明杠：庄家在打出第一张牌之前就已和牌（庄家可补花可暗杠）"),
@@ -136,6 +133,8 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
          "杠上开花须和牌一家有杠或花牌：只有杠或补花之后才摸补牌"),
     # several regions
     _row(r"{FLAG} needs a self_draw win", "“{flag}”只能自摸"),
+    _row(r"{FLAG} needs a discard win", "“{flag}”只能和别人打出的牌"),
+    _row(r"{FLAG} needs the (?P<name>金|宝) indicator", "“{flag}”须先给出{name}"),
 )
 """The scorer's refusals a player can meet, each whole, and their Chinese; the first row that matches is used."""
 

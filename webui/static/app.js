@@ -9,12 +9,6 @@ const DOUBTFUL = Number(document.body.dataset.doubtful);
 // read exactly 13 % of the time (none doubtful: 92 %)
 const RETAKE_DOUBTFUL = 3;
 const SHOWN_ALTERNATIVE = 0.01; // a classifier's next guess less likely than this is not offered as likely
-const STREAK_RULES = ["fuzhou"]; // dealer_streak (连庄) is read by Fuzhou only (table-format.md)
-const MAX_STREAK = 100; // the most dealer_streak the scorer takes
-const DEALER_FLAGS = ["heaven", "earth"]; // win.flags that the scorer checks against the dealer
-// win.flags the scorer takes only with one way of winning (after_special_kong: with kong_replacement)
-const FLAG_WIN_BY = { kong_replacement: "self_draw", last_tile: "self_draw", heaven: "self_draw", earth: "discard", rob_gold: "self_draw",
-  three_golds: "self_draw", gold_kan: "self_draw", bao_draw: "self_draw", after_special_kong: "self_draw" };
 const SETTINGS_KEY = "mjcam.settings"; // what stays from one hand to the next: this tab's (sessionStorage), else the device's last (localStorage)
 const HAND_KEY = "mjcam.hand"; // sessionStorage: the hand in progress and its rules, kept over a reload
 const HAND_VERSION = 2; // of what HAND_KEY keeps: a table kept by another version is not restored
@@ -26,6 +20,7 @@ const $ = (id) => document.getElementById(id);
 const MAX_PHOTO_BYTES = Number(document.body.dataset.maxBytes);
 const WORK_SIDE = Number(document.body.dataset.workSide); // the reader works at most this many pixels across
 const REDUCED_SHARE = Number(document.body.dataset.reducedShare);
+const MAX_STREAK = Number(document.body.dataset.maxStreak); // the most dealer_streak the scorer takes
 
 // ---------------------------------------------------------------------------------------------- state
 const saved = loadSettings();
@@ -318,7 +313,7 @@ function composeRecord() {
     rules: state.rules,
     options: state.options[state.rules] || {},
     dealer: state.dealer ?? 0, // neither these rules nor an event ticked read it (`missingFacts`)
-    dealer_streak: STREAK_RULES.includes(state.rules) ? state.streak : 0,
+    dealer_streak: info.reads_streak ? state.streak : 0,
     indicator: info.indicator ? state.indicator : null,
     players,
     win: null,
@@ -340,7 +335,7 @@ function composeRecord() {
  */
 function missingFacts() {
   const asked = new Set(region().asks);
-  if (winFlags().some((flag) => DEALER_FLAGS.includes(flag))) asked.add("dealer");
+  if (winFlags().some((flag) => region().dealer_flags.includes(flag))) asked.add("dealer");
   const keys = [...(state.winner === null ? [] : [state.by === null ? "win.by" : "win.from"]), ...asked];
   return keys.filter((key) => !factGiven(key));
 }
@@ -361,15 +356,22 @@ function factGiven(key, seat = state.seat) {
 /** The events ticked that these rules read and the facts given allow. */
 const winFlags = () => state.flags.filter((flag) => region().flags.includes(flag) && !flagProblem(flag));
 
-/** Why an event cannot apply to the facts given so far (the scorer's checks the page can make), or null. */
+/**
+ * Why an event cannot apply to the facts given so far (the scorer's checks the page can make), or null: how it
+ * is won and whether it needs the indicator come from the rules (`/api/regions`: flag_win_by, indicator_flags).
+ */
 function flagProblem(flag) {
   const { winner, by, from, dealer, indicator } = state;
+  const info = region();
   const winTile = winner === null ? null : state.hands[winner].win?.code;
-  if (by !== null && (FLAG_WIN_BY[flag] ?? by) !== by) return t("flag_needs", { by: t(FLAG_WIN_BY[flag]) });
+  if (by !== null && info.flag_win_by[flag] !== by) return t("flag_needs", { by: t(info.flag_win_by[flag]) });
+  if (info.indicator_flags.includes(flag) && state.indicatorSaid && indicator === null) {
+    return t("flag_needs_indicator", { name: info.indicator });
+  }
   if (flag === "heaven" && dealer !== null && winner !== dealer) return t("flag_needs_dealer_winner");
   if (flag === "earth" && dealer !== null && (winner === dealer || (from !== null && from !== dealer))) return t("flag_needs_dealer_discard");
   if (["rob_gold", "bao_draw"].includes(flag) && state.indicatorSaid && winTile && winTile !== indicator) {
-    return t("flag_needs_indicator_win", { name: region().indicator });
+    return t("flag_needs_indicator_win", { name: info.indicator });
   }
   if (flag === "after_special_kong" && !state.flags.includes("kong_replacement")) return t("flag_needs_flag", { flag: FLAG_NAMES.kong_replacement[state.lang] });
   return null;
@@ -802,7 +804,7 @@ function renderWinFields() {
   $("from").replaceChildren(new Option("—", "", false, state.from === null), ...others.map((seat) => new Option(seatLabel(seat), seat, false, seat === state.from)));
   $("from-field").hidden = !won || state.by === null || state.by === "self_draw";
   $("dealer").replaceChildren(new Option("—", "", false, state.dealer === null), ...[0, 1, 2, 3].map((seat) => new Option(seatLabel(seat), seat, false, seat === state.dealer)));
-  $("streak-field").hidden = !STREAK_RULES.includes(state.rules);
+  $("streak-field").hidden = !region().reads_streak;
   if ($("streak-problem").hidden) $("streak").value = state.streak; // a value refused stays shown beside its note
   const info = region();
   $("indicator-field").hidden = !info.indicator;
