@@ -149,12 +149,12 @@ def parse_table(record: Any, info: RegionInfo) -> Table:
     _require(isinstance(record, dict), "the record must be a JSON object")
     options = _options(record.get("options"), info)
     dealer = _seat(_field(record, "dealer"), "dealer")
-    streak = record.get("dealer_streak", 0)
-    _require(is_whole_number(streak) and 0 <= streak <= MAX_STREAK,
-             f"dealer_streak must be a whole number from 0 to {MAX_STREAK}, got {brief(streak)}")
-    indicator = record.get("indicator")
-    if indicator is not None:
-        indicator = _one_tile(indicator, "indicator")
+    given_streak = _given(record, "dealer_streak", 0)
+    streak = whole_number(given_streak)
+    _require(streak is not None and 0 <= streak <= MAX_STREAK,
+             f"dealer_streak must be a whole number from 0 to {MAX_STREAK}, got {brief(given_streak)}")
+    indicator = _given(record, "indicator", "")
+    indicator = _one_tile(indicator, "indicator") if indicator != "" else None  # "": none, as null
     players_field = _field(record, "players")
     _require(isinstance(players_field, list) and len(players_field) == 4,
              "players must be a list of exactly four players (index = seat)")
@@ -173,9 +173,22 @@ def _require(condition: bool, message: str) -> None:
         raise RecordError(message)
 
 
-def is_whole_number(value: Any) -> bool:
-    """A JSON whole number: an int, not a boolean (Python's True is an int)."""
-    return isinstance(value, int) and not isinstance(value, bool)
+def whole_number(value: Any) -> int | None:
+    """A JSON whole number as an int (``2``, or ``2.0`` as a program may write it), else None (a fraction, text, a
+    boolean: Python's True is an int)."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return None
+
+
+def _given(obj: dict, name: str, default: Any) -> Any:
+    """An optional field's value: ``default`` when it is absent or null."""
+    value = obj.get(name)
+    return default if value is None else value
 
 
 def _field(obj: dict, name: str, where: str = "") -> Any:
@@ -184,8 +197,9 @@ def _field(obj: dict, name: str, where: str = "") -> Any:
 
 
 def _seat(value: Any, where: str) -> int:
-    _require(is_whole_number(value) and 0 <= value <= 3, f"{where} must be a seat 0–3, got {brief(value)}")
-    return value
+    seat = whole_number(value)
+    _require(seat is not None and 0 <= seat <= 3, f"{where} must be a seat 0–3, got {brief(value)}")
+    return seat
 
 
 def _tiles(value: Any, where: str) -> tuple[str, ...]:
@@ -203,7 +217,7 @@ def _one_tile(value: Any, where: str) -> str:
 
 
 def _flag(obj: dict, name: str, where: str) -> bool:
-    value = obj.get(name, False)
+    value = _given(obj, name, False)
     _require(isinstance(value, bool), f"{where}.{name} must be true or false, got {brief(value)}")
     return value
 
@@ -222,11 +236,12 @@ def _options(value: Any, info: RegionInfo) -> dict[str, Any]:
 def _player(value: Any, seat: int, info: RegionInfo) -> Player:
     where = f"players[{seat}]"
     _require(isinstance(value, dict), f"{where} must be an object")
-    concealed = _tiles(_field(value, "concealed", f"{where}."), f"{where}.concealed")
-    melds_field = value.get("melds", [])
+    concealed = _field(value, "concealed", f"{where}.")
+    concealed = _tiles("" if concealed is None else concealed, f"{where}.concealed")  # null: unknown, as ""
+    melds_field = _given(value, "melds", [])
     _require(isinstance(melds_field, list), f"{where}.melds must be a list")
     melds = tuple(_meld(m, f"{where}.melds[{i}]", seat, info) for i, m in enumerate(melds_field))
-    flowers = _tiles(value.get("flowers", ""), f"{where}.flowers")
+    flowers = _tiles(_given(value, "flowers", ""), f"{where}.flowers")
     return Player(seat, concealed or None, melds, flowers)
 
 
@@ -240,8 +255,8 @@ def _meld(value: Any, where: str, seat: int, info: RegionInfo) -> Meld:
     concealed, added, bao = (_flag(value, name, where) for name in ("concealed", "added", "bao"))
     _require(not concealed or kind == "kong", f"{where}: only a kong can be concealed")
     _require(not added or (kind == "kong" and not concealed), f"{where}: only an exposed kong can be added")
+    bao = bao and info.bao_pungs  # a mark of Baicheng's 叉宝: other rules ignore it, as any field they do not read
     _require(not bao or kind == "pung", f"{where}: only a pung can be marked bao")
-    _require(not bao or info.bao_pungs, f"{where}: {info.key} rules have no bao pungs")
     source = value.get("from")
     if source is not None:
         source = _seat(source, f"{where}.from")
@@ -287,7 +302,7 @@ def _win(value: Any, info: RegionInfo) -> Win | None:
         _require(source is not None, f"win.from is missing: a {by} win needs the seat it came from")
         source = _seat(source, "win.from")
         _require(source != player, "win.from cannot be the winner")
-    flags = value.get("flags", [])
+    flags = _given(value, "flags", [])
     _require(isinstance(flags, list), "win.flags must be a list")
     for flag in flags:
         _require(flag in FLAGS, f"unknown win flag {brief(flag)}")

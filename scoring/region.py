@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from scoring.record import DEALER_FLAGS, FLAG_WIN_BY, RecordError, Table, is_whole_number
+from scoring.record import DEALER_FLAGS, FLAG_WIN_BY, RecordError, Table, whole_number
 from scoring.result import Result
 from scoring.tiles import FLOWERS, PLAYING_TILES, TILE_INDEX, TileError, brief, format_tiles, is_flower, parse_tiles
 
@@ -51,10 +51,11 @@ class OptionInfo:
                 raise RecordError(bad + f"true or false, got {brief(value)}")
         elif self.type == "int":
             low, high = self.minimum or 0, self.maximum
-            whole = is_whole_number(value)
-            if not whole or value < low or (high is not None and value > high):
+            whole = whole_number(value)
+            if whole is None or whole < low or (high is not None and whole > high):
                 limits = f"from {low} to {high}" if high is not None else f"≥ {low}"
                 raise RecordError(bad + f"a whole number {limits}, got {brief(value)}")
+            return whole
         elif self.type == "choice":
             if value not in self.allowed or isinstance(value, bool):
                 raise RecordError(bad + f"one of {', '.join(map(repr, self.allowed))}, got {brief(value)}")

@@ -312,9 +312,12 @@ class Wenling(Region):
         if bao is not None:
             if not isinstance(bao, dict):
                 raise RecordError("context.bao must be an object of true/false facts")
-            for key, value in bao.items():
-                if key not in BAO_FACTS:
-                    raise RecordError(f"unknown context.bao field {brief(key)} (known: {', '.join(BAO_FACTS)})")
+            # a field besides the four facts is ignored as extra (a note); with a fact missing, taken as false,
+            # it is more likely that fact misspelt, and refused
+            unknown = next((key for key in bao if key not in BAO_FACTS), None)
+            if unknown is not None and not set(BAO_FACTS) <= set(bao):
+                raise RecordError(f"unknown context.bao field {brief(unknown)} (known: {', '.join(BAO_FACTS)})")
+            for key, value in ((key, bao[key]) for key in BAO_FACTS if key in bao):
                 if not isinstance(value, bool):
                     raise RecordError(f"context.bao.{key} must be true or false, got {brief(value)}")
 

@@ -347,6 +347,10 @@ def test_bao_conditions(change, applies):
     assert (bao_result(BAO | change)["players"][3]["total"] == 0) == applies
 
 
+def test_a_note_beside_the_four_bao_facts_is_ignored():
+    assert bao_result(BAO | {"note": "agreed at the table"}) == bao_result(BAO)
+
+
 def test_bao_exempt_all_sheng_option():
     facts = BAO | {"discarder_all_sheng": True, "discarder_tenpai": True}
     assert bao_result(facts, options={"bao_exempt_all_sheng": True})["players"][3]["total"] == 20

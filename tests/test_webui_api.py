@@ -173,7 +173,7 @@ def test_detect_indicator_and_options(client):
     assert "indicator" in [need["key"] for need in without["needs"]]
     assert "indicator" not in [need["key"] for need in given["needs"]]
     assert "indicator must be one tile" in one_line_error(post_image(client, data, rules="wenling", indicator="5x"), 400)
-    assert "options must be a JSON object" in one_line_error(post_image(client, data, rules="daishan", options="{di"), 400)
+    assert "options is not valid JSON" in one_line_error(post_image(client, data, rules="daishan", options="{di"), 400)
     assert "options must be a JSON object" in one_line_error(post_image(client, data, rules="daishan", options="[2]"), 400)
     assert "unknown option 'nope' for daishan" in one_line_error(post_image(client, data, rules="daishan", options='{"nope": 1}'), 400)
     assert "option di must be" in one_line_error(post_image(client, data, rules="daishan", options='{"di": "x"}'), 400)
@@ -230,7 +230,7 @@ def test_group_bad_input(client):
     tile = {"box": [0, 0, 10, 14], "tile": "5p"}
     good = {"rules": "daishan", "width": 100, "height": 100, "tiles": [tile]}
     cases = {
-        "malformed JSON": b"{",
+        "the body is not valid JSON": b"{",
         "must be a JSON object": [1],
         "rules are needed": {**good, "rules": None},
         "unknown rules": {**good, "rules": "riichi"},
@@ -314,9 +314,14 @@ def test_score_refuses_a_body_larger_than_mjcam_score_reads(client):
     assert message == "the body is larger than a table record can be (1 MB at most)"
 
 
-@pytest.mark.parametrize("body", ["{", "", "{'rules': 'daishan'}", "\xff\xfe", "[" * 100_000])
-def test_score_malformed_json(client, body):
-    assert one_line_error(client.post("/api/score", data=body.encode("latin-1")), 400).startswith("malformed JSON")
+@pytest.mark.parametrize("body, expected", [
+    ("{", "the body is not valid JSON"), ("", "the body is not valid JSON"),
+    ("{'rules': 'daishan'}", "the body is not valid JSON"), ("\xff\xfe", "the body is not UTF-8 text"),
+    ("[" * 100_000, "the body is not valid JSON: nested too deeply"),
+    ('{"rules": "daishan"}'.encode("utf-16").decode("latin-1"), "the body is not UTF-8 text"),  # as `mjcam score`
+])
+def test_score_malformed_json(client, body, expected):
+    assert one_line_error(client.post("/api/score", data=body.encode("latin-1")), 400).startswith(expected)
 
 
 def test_score_invalid_tables(client):

@@ -92,8 +92,8 @@ def test_group_refuses_a_photo_size_out_of_range(client, size):
 
 def test_detect_refuses_options_nested_too_deeply_as_score_and_group_do(client):
     response = post_image(client, b"not read", rules="daishan", options="[" * 100_000)
-    assert one_line_error(response, 400) == "options must be a JSON object: nested too deeply"
-    assert group_error(client, "[" * 100_000) == "malformed JSON: nested too deeply"
+    assert one_line_error(response, 400) == "options is not valid JSON: nested too deeply"
+    assert group_error(client, "[" * 100_000) == "the body is not valid JSON: nested too deeply"
 
 
 SETTINGS = [("fuzhou", "5z", None, "the 金 indicator must be a suited tile, got 5z"),

@@ -4,7 +4,6 @@ always gets a 4xx ``{"error": "..."}``.
 """
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -13,7 +12,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from scoring import REGIONS, RecordError, check_setting, score_table
-from scoring.record import MAX_RECORD_BYTES, record_too_large
+from scoring.record import MAX_RECORD_BYTES, load_json, record_too_large
 from scoring.tiles import TILE_INDEX, brief
 from vision.detections import CLASS_NAMES, Detections
 from vision.detector import DetectorSettings, ModelError
@@ -132,7 +131,7 @@ def _read_request(values: Any) -> ReadRequest:
         raise ApiError(400, f"indicator must be one tile code such as 5p, got {brief(indicator)}")
     options = values.get("options")
     if isinstance(options, str):
-        options = _loads(options, "options must be a JSON object") if options else None
+        options = _loads(options, "options") if options else None
     if options is not None and not isinstance(options, dict):
         raise ApiError(400, f"options must be a JSON object, got {brief(options)}")
     if rules is None and options:
@@ -269,18 +268,20 @@ def _in_range(value: Any, low: float, high: float) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and low <= value <= high
 
 
-def _loads(text: str | bytes, what: str) -> Any:
-    """``text`` parsed as JSON; malformed or too deeply nested JSON is refused with one line after ``what``."""
+def _loads(text: str | bytes, source: str) -> Any:
+    """``text`` parsed as JSON as `mjcam score` parses a record (UTF-8); anything else refused in one line."""
     try:
-        return json.loads(text)
-    except RecursionError:
-        raise ApiError(400, f"{what}: nested too deeply") from None
-    except ValueError as error:
-        raise ApiError(400, f"{what}: {error}") from None
+        return load_json(text, source)
+    except RecordError as error:
+        raise ApiError(400, str(error)) from None
 
 
-def _json_body() -> Any:
-    return _loads(request.get_data(), "malformed JSON")
+def _json_body(max_bytes: int | None = None) -> Any:
+    """The request's JSON body; a body over ``max_bytes`` is refused (413) before it is parsed."""
+    body = request.get_data()
+    if max_bytes is not None and len(body) > max_bytes:
+        raise ApiError(413, record_too_large("the body"))
+    return _loads(body, "the body")
 
 
 @api.post("/score")
@@ -288,10 +289,7 @@ def score() -> Any:
     """A table record (JSON body) → the result object of `mjcam score --json`; a refusal the page's player can
     meet comes in Chinese too (``error_zh``, `webui.scorer_text`); a body over 1 MB is refused as `mjcam score`
     refuses it (413)."""
-    body = request.get_data()
-    if len(body) > MAX_RECORD_BYTES:
-        raise ApiError(413, record_too_large("the body"))
-    record = _loads(body, "malformed JSON")
+    record = _json_body(MAX_RECORD_BYTES)
     try:
         return jsonify(score_table(record))
     except RecordError as error:
