@@ -171,7 +171,7 @@ def load_detector(detector: Path | None = None, classifier: Path | None = None, 
         found = TileDetector(Path(detector), Path(classifier), **settings)
     except Exception as error:  # ONNX Runtime's errors share no public base class
         raise ModelError(f"the tile models cannot be loaded: {str(error).splitlines()[0]}") from None
-    outputs = [output.name for output in found._classifier.get_outputs()]
+    outputs = found.classifier_outputs
     if outputs != CLASSIFIER_OUTPUTS:  # an export not finished: `datasets.axis_head` adds ``axis``
         raise ModelError(f"the tile models cannot be loaded: {classifier} gives {', '.join(outputs)}, "
                          f"not {', '.join(CLASSIFIER_OUTPUTS)}")
@@ -200,6 +200,11 @@ class TileDetector:
             raise ValueError(f"{classifier}: its classes are not the project's 43 tile classes")
         self.model_info = {"detector": detector.name, "classifier": classifier.name, "imgsz": self.imgsz,
                            "version": cls_meta.get("version", "")}
+
+    @property
+    def classifier_outputs(self) -> list[str]:
+        """The classifier's output names: ``probs``, ``up`` and, once `datasets.axis_head` has added it, ``axis``."""
+        return [output.name for output in self._classifier.get_outputs()]
 
     def find_tiles(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Tile boxes (x1, y1, x2, y2 in ``image`` pixels) and scores, after thresholds and NMS."""
