@@ -158,12 +158,16 @@ def header_size(data: bytes, kind: str) -> tuple[int, int] | None:
         return None
 
 
+SMALLER = ": send it as a JPEG, a fraction of the size (a 12-megapixel PNG can be over 20 MB)"
+"""What a player can do about a file over the limit."""
+
+
 def decode_photo(data: bytes, name: str = "image", work_side: int = WORK_SIDE) -> Photo:
     """Check and decode image bytes; EXIF orientation applied; large JPEGs decoded at 1/2, 1/4 or 1/8."""
     if not data:
         raise ImageError(f"{name}: the file is empty")
     if len(data) > MAX_BYTES:
-        raise ImageError(f"{name}: the file is larger than the {MAX_BYTES // 2**20} MB limit")
+        raise ImageError(f"{name}: the file is larger than the {MAX_BYTES // 2**20} MB limit{SMALLER}")
     kind = image_format(data)
     if kind is None and data[4:8] == b"ftyp" and data[8:12] in HEIF_BRANDS:
         raise ImageError(f"{name}: a HEIC/HEIF photo, which cannot be read here: send it as JPEG (an iPhone takes "
@@ -218,7 +222,8 @@ def read_photo(path: str | Path) -> Photo:
             raise ImageError(f"{path}: not a regular file")
         if status.st_size > MAX_BYTES:
             size_mb = math.ceil(status.st_size / 2**20 * 10) / 10  # rounded up: never "20.0 MB, larger than 20 MB"
-            raise ImageError(f"{path}: the file is {size_mb:.1f} MB, larger than the {MAX_BYTES // 2**20} MB limit")
+            raise ImageError(f"{path}: the file is {size_mb:.1f} MB, larger than the {MAX_BYTES // 2**20} MB limit"
+                             f"{SMALLER}")
         with open(path, "rb") as f:
             data = f.read(MAX_BYTES + 1)
     except FileNotFoundError:
