@@ -1300,6 +1300,17 @@ def test_a_fuzhou_event_of_the_gold_is_greyed_out_at_a_table_without_one(browser
     assert page.errors == []
 
 
+def test_a_baicheng_bao_draw_asks_for_the_bao(browser, server):
+    page = open_page(browser, server, "baicheng")
+    type_hand(page, "123m456p789s555p22s", "2s")
+    page.locator('input[name="by"][value="self_draw"]').check()
+    page.select_option("#dealer", "0")
+    expect(page.locator("#score-body")).to_be_visible()
+    page.locator("#flag-bao_draw").check()  # 摸宝 is scored only with the 宝 said
+    expect(page.locator("#score-needed")).to_contain_text("the indicator 宝")
+    assert page.errors == []
+
+
 def test_the_dealer_streak_is_checked_at_its_field(browser, server):
     page = open_page(browser, server, "fuzhou")
     page.fill("#streak", "3")

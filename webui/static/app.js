@@ -331,11 +331,12 @@ function composeRecord() {
 
 /**
  * The facts that only the player can give and has not: how a win was won and from whom, those the rules ask
- * (`asks`: the dealer, the indicator), and the dealer when an event ticked depends on it. Nothing is assumed.
+ * (`asks`: the dealer, the indicator), and the dealer or the indicator when an event ticked depends on it. Nothing is assumed.
  */
 function missingFacts() {
   const asked = new Set(region().asks);
   if (winFlags().some((flag) => region().dealer_flags.includes(flag))) asked.add("dealer");
+  if (winFlags().some((flag) => region().indicator_flags.includes(flag))) asked.add("indicator");
   const keys = [...(state.winner === null ? [] : [state.by === null ? "win.by" : "win.from"]), ...asked];
   return keys.filter((key) => !factGiven(key));
 }
