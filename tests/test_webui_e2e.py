@@ -1311,6 +1311,17 @@ def test_a_baicheng_bao_draw_asks_for_the_bao(browser, server):
     assert page.errors == []
 
 
+@pytest.mark.parametrize("how", ["tap", "click"])
+def test_a_seat_tab_tapped_straight_after_typing_an_option_is_taken(browser, server, how):
+    page = open_page(browser, server, "daishan")
+    page.locator("#options-box summary").click()
+    page.fill("#option-di", "3")  # its change comes as the field loses focus, as the tab is tapped
+    getattr(page.locator("#seat-tab-2"), how)()
+    expect(page.locator("#seat-tab-2")).to_have_attribute("aria-pressed", "true")
+    assert page.evaluate("JSON.parse(localStorage.getItem('mjcam.settings')).options.daishan.di") == 3
+    assert page.errors == []
+
+
 def test_the_dealer_streak_is_checked_at_its_field(browser, server):
     page = open_page(browser, server, "fuzhou")
     page.fill("#streak", "3")

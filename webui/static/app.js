@@ -470,26 +470,31 @@ function render() {
   updateScore();
 }
 
+/**
+ * The four seat tabs, made once and then only relabelled: a tab replaced while it is being tapped loses the tap
+ * (a field's change, which redraws the page, comes as the field loses focus to the tab, before the click).
+ */
 function renderSeatTabs() {
   const tabs = $("seat-tabs");
-  tabs.replaceChildren();
+  if (!tabs.children.length) {
+    for (let seat = 0; seat < 4; seat++) {
+      const tab = Object.assign(document.createElement("button"), { type: "button", id: `seat-tab-${seat}` });
+      tab.addEventListener("click", () => {
+        state.seat = seat;
+        saveSettings();
+        render();
+      });
+      tabs.append(tab);
+    }
+  }
   for (let seat = 0; seat < 4; seat++) {
     const h = state.hands[seat];
     const count = h.concealed.length + (h.win ? 1 : 0) + h.melds.reduce((n, m) => n + m.tiles.length, 0);
-    const tab = document.createElement("button");
-    tab.type = "button";
-    tab.id = `seat-tab-${seat}`;
+    const tab = $(`seat-tab-${seat}`);
     tab.setAttribute("aria-pressed", String(seat === state.seat));
     tab.innerHTML = `<span>${seatLabel(seat)}</span> <small>${count ? t("n_tiles", { n: count }) : t("blank")}</small>`;
     if (seat === state.winner && (state.winnerChosen || state.hands.some(tileCount))) tab.insertAdjacentHTML("beforeend", ` <b class="badge">${t("winner_badge")}</b>`);
     if (seat === state.dealer) tab.insertAdjacentHTML("beforeend", ` <b class="badge dealer">${t("dealer_badge")}</b>`);
-    tab.addEventListener("click", () => {
-      state.seat = seat;
-      saveSettings();
-      render();
-      $(`seat-tab-${seat}`).focus(); // the tabs are drawn anew: keep the keyboard on the one chosen
-    });
-    tabs.append(tab);
   }
   const blank = blankSeats();
   $("blank-note").hidden = !(region().scores_non_winners && blank.length);
