@@ -1322,6 +1322,17 @@ def test_a_seat_tab_tapped_straight_after_typing_an_option_is_taken(browser, ser
     assert page.errors == []
 
 
+def test_an_event_the_scorer_refuses_is_named_as_the_page_names_it(browser, server):
+    page = open_page(browser, server, "daishan")
+    type_hand(page, "123m456p789s11z555z", "1z")
+    page.locator('input[name="by"][value="self_draw"]').check()
+    page.locator("#flag-kong_replacement").check()  # no kong or flower: the scorer refuses it
+    expect(page.locator("#score-error")).to_have_text(
+        "Cannot score: “won on the tile drawn after a kong or flower (杠上开花)” needs a kong or flower of the winner: "
+        "a replacement tile is drawn only after one")
+    assert page.errors == []
+
+
 def test_the_dealer_streak_is_checked_at_its_field(browser, server):
     page = open_page(browser, server, "fuzhou")
     page.fill("#streak", "3")

@@ -433,7 +433,7 @@ function serverError(label, answer) {
 }
 
 /** The scorer's English line as players say it: seats as the page names them, not record paths
- * (``players[2].concealed holds`` → "Seat 2 · South's concealed tiles hold"), rules and tiles by their names. */
+ * (``players[2].concealed holds`` → "Seat 2 · South's concealed tiles hold"), rules, events and tiles by their names. */
 function plainEnglish(text) {
   const parts = { concealed: "concealed tiles", flowers: "flowers" };
   const meld = (seat, index) => `${seatLabel(Number(seat))}'s meld ${Number(index) + 1}`;
@@ -446,6 +446,12 @@ function plainEnglish(text) {
       .replace(/\bwin\.tile\b/g, "the winning tile")
       .replace(/\bwin\.from\b/g, "the seat the win came from")
       .replace(/\b(wenling|fuzhou|daishan|baicheng) rules\b/g, (_, key) => `${state.regions[key]?.name ?? key} rules`)
+      .replace(/\bflags? ([a-z_]+)(?: \([^)]*\))?(?: and ([a-z_]+))?/g, (text, ...flags) => {
+        const names = flags.slice(0, 2).filter(Boolean);
+        return names.every((flag) => FLAG_NAMES[flag]) ? names.map((flag) => `“${FLAG_NAMES[flag].en}”`).join(" and ") : text;
+      })
+      .replace(/\b[a-z]+(?:_[a-z]+)+\b/g, (text) => (FLAG_NAMES[text] ? `“${FLAG_NAMES[text].en}”` : text))
+      .replace(/\ba self_draw win\b/g, "a self-drawn win")
   );
 }
 
