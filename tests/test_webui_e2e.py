@@ -1391,7 +1391,7 @@ def test_the_score_shows_how_each_total_is_worked_out_and_the_winners_sets(brows
     expect(page.locator("#seat-score-0 .reading")).to_contain_text("★ a 金 standing in")
     expect(page.locator("#seat-scores .reading .set")).to_have_count(len(result["reading"]))  # the winner's only
     page.locator("#lang").click()
-    expect(page.locator("#seat-score-0 .formula")).to_have_text(re.compile("^算法：\\d+ from 1号位 \\+"))
+    expect(page.locator("#seat-score-0 .formula")).to_have_text(re.compile("^算法：1号位 付 \\d+ \\+ 2号位 付 \\d+ \\+"))
 
     page = open_page(browser, server, "wenling")  # a power of two, raised
     type_hand(page, "111m222m333m444p555p66p", "6p")
@@ -1419,6 +1419,8 @@ def test_payers_whose_items_only_make_up_their_payment_show_no_total_of_zero(bro
     expect(page.locator("#seat-score-1 h3")).to_have_text("Seat 1 · South — what its payment is made of")
     expect(page.locator("#seat-scores")).not_to_contain_text("total 0")
     expect(page.locator("#payments tr td:nth-child(4) sup").first).to_be_visible()  # 2^(…): the power raised
+    page.locator("#lang").click()
+    expect(page.locator("#seat-score-0 .formula")).to_contain_text("番；每家付 底 × 2F + 庄 + 点炮 + 背靠背")
     assert page.errors == []
 
 

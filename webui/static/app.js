@@ -1057,12 +1057,22 @@ function withTiles(text) {
   return escapeHtml(text).replace(/\b(?:[1-9]+[mps]|[1-7]+z|[1-8]+f)+\b/g, (run) => setView({ tiles: run }).outerHTML);
 }
 
-/** A seat's formula as the scorer writes it, as HTML: powers raised, seats named as on the page
- * ("(0 + 20) × 2^3", "9 from P2" → "(0 + 20) × 2³", "9 from Seat 2"). */
+/** A formula's English words as the Chinese page says them (the scorer's formulas and payment reasons). */
+const FORMULA_ZH = [
+  [/(\d+) from P([0-3])\b/g, "P$2 付 $1"],
+  [/; each payer pays /g, "；每家付 "],
+  [/\(([\d.]+) if the dealer is involved, else ([\d.]+)\)/g, "（有庄家 $1，否则 $2）"],
+  [/\bdi\b/g, "底"],
+  [/\bterms\b/g, "各项"],
+];
+
+/** A seat's formula or a payment's reason as the scorer writes it, as HTML: powers raised, seats named as on the
+ * page, tile codes drawn as small tiles ("(0 + 20) × 2^3", "9 from P2", "明杠 1111s" → "(0 + 20) × 2³",
+ * "9 from Seat 2", "明杠 🀙🀙🀙🀙"), in Chinese on the Chinese page. */
 function formulaHtml(formula) {
-  return escapeHtml(formula)
-    .replace(/\^(\(([^)]*)\)|\w+)/g, (_, power, inner) => `<sup>${inner ?? power}</sup>`)
-    .replace(/\bP([0-3])\b/g, (_, n) => t("seat_only", { n }));
+  const text = state.lang === "zh" ? FORMULA_ZH.reduce((out, [pattern, zh]) => out.replace(pattern, zh), formula) : formula;
+  return withTiles(text.replace(/\bP([0-3])\b/g, (_, n) => t("seat_only", { n })))
+    .replace(/\^(\(([^)]*)\)|\w+)/g, (_, power, inner) => `<sup>${inner ?? power}</sup>`);
 }
 
 /** The winner's hand as the scorer read it (`reading` of /api/score): each set as small tiles, melds shaded,
