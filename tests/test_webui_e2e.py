@@ -343,6 +343,19 @@ def test_chinese_interface_and_settings_are_remembered(browser, server):
     assert page.errors == []
 
 
+def test_a_photo_refused_from_the_quick_actions_is_said_where_the_player_looks(browser, server, tmp_path):
+    page = open_page(browser, server, "daishan")
+    upload(page, "hand_004")
+    page.locator("#thumb-score").click()  # down at the score, far below the status line
+    expect(page.locator("#status")).not_to_be_in_viewport()
+    notes = tmp_path / "notes.jpg"
+    notes.write_text("not a photo")
+    page.set_input_files("#photo-thumb", str(notes))
+    expect(page.locator("#status")).to_have_text("notes.jpg: not an image (JPEG, PNG, WebP, AVIF, BMP or TIFF expected)")
+    expect(page.locator("#status")).to_be_in_viewport()
+    assert page.errors == []
+
+
 def test_bad_upload_shows_one_line(browser, server, tmp_path):
     page = open_page(browser, server, "daishan")
     notes = tmp_path / "notes.jpg"

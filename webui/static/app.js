@@ -151,6 +151,8 @@ let statusLine = { message: NO_STATUS, error: false }; // the line under the cap
 function setStatus(message, { error = false } = {}) {
   statusLine = { message, error };
   showStatus();
+  const { top, bottom } = $("status").getBoundingClientRect();
+  if (error && (bottom < 0 || top > window.innerHeight)) $("status").scrollIntoView({ block: "center", behavior: "smooth" }); // a refusal where the player looks
 }
 
 function showStatus() {
