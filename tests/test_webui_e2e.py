@@ -356,6 +356,15 @@ def test_a_photo_refused_from_the_quick_actions_is_said_where_the_player_looks(b
     assert page.errors == []
 
 
+def test_the_events_a_reading_asks_about_are_the_rules_own_in_chinese_too(browser, server):
+    page = open_page(browser, server, "wenling")
+    page.locator("#lang").click()
+    upload(page, "hand_004", english=False)
+    expect(page.locator("#need-list")).to_contain_text("特殊情况（杠上开花、补白板/特殊牌后摸牌和）")
+    expect(page.locator("#need-list")).not_to_contain_text("海底")  # a Daishan event
+    assert page.errors == []
+
+
 def test_bad_upload_shows_one_line(browser, server, tmp_path):
     page = open_page(browser, server, "daishan")
     notes = tmp_path / "notes.jpg"

@@ -374,8 +374,8 @@ export const MELD_KINDS = {
 };
 
 /** One of the reader's `needs` (its table-record path ``key``, English ``question``, ``required``) in Chinese,
- * with the region's own indicator ``indicatorName`` (得, 金 or 宝); null for a key not known here. */
-export function needInChinese({ key, question, required }, indicatorName) {
+ * with the region's own indicator ``indicatorName`` (得, 金 or 宝) and events (``choices``); null for a key not known here. */
+export function needInChinese({ key, question, required, choices = [] }, indicatorName) {
   const meld = key.match(/^melds\.(\d+)\.(\w+)$/);
   if (meld) {
     const question = {
@@ -392,7 +392,7 @@ export function needInChinese({ key, question, required }, indicatorName) {
     "win.by": "和法：自摸、点炮还是抢杠",
     "win.from": "谁放炮（或被抢杠）",
     "win.tile": required ? "哪张是和牌张（没有单独放开的牌）" : `没有单独放开的牌：行末的${guessed}是和牌张吗？请确认或改选`,
-    "win.flags": "特殊情况（杠上开花、海底等）",
+    "win.flags": `特殊情况（${choices.map((flag) => FLAG_NAMES[flag]?.zh.split("（")[0] ?? flag).join("、")}）`, // the rules' own events
     indicator: `翻出的${indicatorName}牌`,
     dealer: "谁是庄家",
     dealer_streak: "连庄次数",
