@@ -365,6 +365,14 @@ def test_the_events_a_reading_asks_about_are_the_rules_own_in_chinese_too(browse
     assert page.errors == []
 
 
+def test_a_question_about_a_tile_names_the_tile(browser, server):
+    page = open_page(browser, server, "daishan")
+    upload(page, "hand_004")  # no tile set apart: the reader asks about the row's right end
+    expect(page.locator("#need-list")).to_contain_text(re.compile(r"did \d \w+, the right end"))
+    expect(page.locator("#need-list")).not_to_contain_text(re.compile(r"\b[1-9][mps]\b"))
+    assert page.errors == []
+
+
 def test_bad_upload_shows_one_line(browser, server, tmp_path):
     page = open_page(browser, server, "daishan")
     notes = tmp_path / "notes.jpg"

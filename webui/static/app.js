@@ -740,7 +740,7 @@ function renderReaderNotes() {
     ...needs.map((need) => {
       const item = document.createElement("li");
       const given = factGiven(need.key, state.seat);
-      item.textContent = `${given ? "✓ " : ""}${(state.lang === "zh" && needInChinese(need, region().indicator)) || need.question}`;
+      item.textContent = `${given ? "✓ " : ""}${(state.lang === "zh" && needInChinese(need, region().indicator)) || namedTiles(need.question)}`;
       item.classList.toggle("required", need.required);
       item.classList.toggle("given", given);
       return item;
