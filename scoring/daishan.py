@@ -190,7 +190,9 @@ class Daishan(Region):
         seats = list(_blank_seats())
         di_sum, hua_sum = _counts(items)
         o = table.options
-        formula = f"({di_sum - 1} + 1) × {o['di']} + {hua_sum} × {o['hua']} = {amount}"
+        paid = {"self_draw": "each of the three pays it", "discard": "the discarder pays it",
+                "rob_kong": "the robbed player pays it 3 times"}[win.by]  # the total is what one payer pays
+        formula = f"({di_sum - 1} + 1) × {o['di']} + {hua_sum} × {o['hua']} = {amount}; {paid}"
         seats[win.player] = SeatResult(win.player, amount, self.info.unit, tuple(items),
                                        {"di_count": di_sum, "hua_count": hua_sum, "formula": formula})
         return Result(self.info.key, net_of(payments), tuple(payments), tuple(seats), win.player,

@@ -180,6 +180,13 @@ def test_formula_of_the_source_example_3():
     assert net("1133557799m1122p", "2p", "self_draw", flowers="1234f") == [-19, 57, -19, -19]
 
 
+@pytest.mark.parametrize("by, paid", [("self_draw", "each of the three pays it"), ("discard", "the discarder pays it")])
+def test_the_winners_formula_says_who_pays_its_total(by, paid):
+    result = score_table(winner_record("daishan", "123456789m123p55s", "5s", by, source=2))
+    winner = result["players"][1]
+    assert winner["formula"].endswith(f"= {winner['total']}; {paid}")
+
+
 def test_drawn_hand_pays_nothing():
     record = winner_record("daishan", "123456789m123p55s", "5s")
     record["win"] = None

@@ -1441,6 +1441,16 @@ def test_the_score_shows_how_each_total_is_worked_out_and_the_winners_sets(brows
     assert page.errors == []
 
 
+def test_a_daishan_total_says_who_pays_it(browser, server):
+    page = open_page(browser, server, "daishan")
+    type_hand(page, "123m456p789s11z555z", "1z")
+    page.locator('input[name="by"][value="self_draw"]').check()
+    expect(page.locator("#seat-score-0 .formula")).to_contain_text("; each of the three pays it")
+    page.locator("#lang").click()
+    expect(page.locator("#seat-score-0 .formula")).to_contain_text("；三家各付")
+    assert page.errors == []
+
+
 def test_payers_whose_items_only_make_up_their_payment_show_no_total_of_zero(browser, server):
     page = open_page(browser, server, "baicheng")
     type_hand(page, "888m777p666s666z77z", "7z")
