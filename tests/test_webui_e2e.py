@@ -1451,6 +1451,64 @@ def test_a_daishan_total_says_who_pays_it(browser, server):
     assert page.errors == []
 
 
+FUZHOU_HAND = ("123m456m789m123p456p55p", "5p")
+
+
+def test_a_none_said_for_one_rules_indicator_is_asked_again_after_an_undo_under_others(browser, server):
+    page = open_page(browser, server, "fuzhou")
+    type_hand(page, *FUZHOU_HAND)
+    give_facts(page)  # None for the 金
+    expect(page.locator("#score-body")).to_be_visible()
+    page.locator("#new-hand").click()
+    switch_rules(page, "wenling")
+    page.locator("#undo").click()
+    expect(page.locator("#score-needed")).to_contain_text("the indicator 得")  # not taken as "no 得"
+    assert page.errors == []
+
+
+def test_a_streak_typed_before_the_dealer_is_chosen_is_that_dealers(browser, server):
+    page = open_page(browser, server, "fuzhou")
+    page.fill("#streak", "1")
+    page.locator("#streak").press("Tab")
+    page.select_option("#dealer", "1")
+    expect(page.locator("#streak")).to_have_value("1")
+    page.fill("#streak", "2")
+    page.locator("#streak").press("Tab")
+    page.select_option("#dealer", "3")  # a slip: another dealer's streak is 0…
+    expect(page.locator("#streak")).to_have_value("0")
+    page.select_option("#dealer", "1")  # …and the dealer's own comes back
+    expect(page.locator("#streak")).to_have_value("2")
+    assert page.errors == []
+
+
+def test_undo_brings_back_the_streak_the_hand_was_scored_with(browser, server):
+    page = open_page(browser, server, "fuzhou")
+    type_hand(page, *FUZHOU_HAND)
+    give_facts(page)
+    page.fill("#streak", "3")
+    page.locator("#streak").press("Tab")
+    expect(page.locator("#score-body")).to_be_visible()
+    scored = page.locator("#net-0").inner_text()
+    page.locator("#new-hand").click()
+    page.fill("#streak", "4")  # the next hand's
+    page.locator("#streak").press("Tab")
+    page.locator("#undo").click()
+    expect(page.locator("#streak")).to_have_value("3")
+    expect(page.locator("#net-0")).to_have_text(scored)
+    assert page.errors == []
+
+
+def test_a_baicheng_score_without_the_bao_says_so(browser, server):
+    page = open_page(browser, server, "baicheng")
+    type_hand(page, "888m777p666s666z77z", "7z")
+    page.locator('input[name="by"][value="self_draw"]').check()
+    page.select_option("#dealer", "0")
+    expect(page.locator("#score-assumed")).to_have_text("Scored with no 宝: if one is turned up, set it under “The table”.")
+    page.locator("#indicator-clear").click()  # none turned up: said
+    expect(page.locator("#score-assumed")).to_be_hidden()
+    assert page.errors == []
+
+
 def test_payers_whose_items_only_make_up_their_payment_show_no_total_of_zero(browser, server):
     page = open_page(browser, server, "baicheng")
     type_hand(page, "888m777p666s666z77z", "7z")

@@ -14,6 +14,7 @@ import sys
 from typing import Any
 
 from scoring import REGIONS
+from scoring.record import DEALER_FLAGS
 from scoring.tiles import TileError, format_tiles, parse_tiles
 
 FLAG_OF_NEED = {
@@ -23,10 +24,6 @@ FLAG_OF_NEED = {
     "indicator": "--indicator TILE",
     "dealer": "--dealer N",
 }
-
-
-DEALER_FLAGS = {"heaven", "earth"}
-"""Win flags that turn on who the dealer is (天和, 地胡): scored only with --dealer given."""
 
 
 class ReadError(ValueError):
@@ -155,7 +152,8 @@ def table_record(reading: Any, args: argparse.Namespace, indicator: str | None,
              "indicator": indicator is not None, "dealer": args.dealer is not None}
     missing = [FLAG_OF_NEED[n.key] for n in reading.needs if n.required and not given.get(n.key, False)
                and n.key in FLAG_OF_NEED]
-    if DEALER_FLAGS & set(args.flag) and args.dealer is None and FLAG_OF_NEED["dealer"] not in missing:
+    # 天和, 地胡: scored only with --dealer given
+    if set(DEALER_FLAGS) & set(args.flag) and args.dealer is None and FLAG_OF_NEED["dealer"] not in missing:
         missing.append(FLAG_OF_NEED["dealer"])
     missing += [f"--kong TILE (meld {n} is face down)" for n, _ in blanks[len(kongs):]]
     if missing:

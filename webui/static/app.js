@@ -48,6 +48,7 @@ function emptyTable(seat) {
     indicator: null,
     indicatorSaid: false, // the player said the indicator (null then means none)
     indicatorAside: null, // an indicator the rules chosen refused, back if rules that take it are chosen again
+    streakAside: null, // {dealer, streak}: the streak this hand had before another dealer was chosen
     flags: [],
     context: {},
     hands: [0, 1, 2, 3].map(emptyHand),
@@ -165,7 +166,8 @@ let undo = null; // while Undo is offered: {before, after}, the table before a r
 /** Offer to bring back the table as it was ``before`` a replace or clear, in a bar at the bottom of the screen
  * saying ``note`` (a function giving it in the page's language); null withdraws the offer. */
 function offerUndo(before, note = () => "", seat = state.seat) {
-  undo = before && { before, after: snapshot(), note, seat };
+  // the rules and the streak the table was scored with come back with it (the streak is a setting, not the table's)
+  undo = before && { before, after: snapshot(), note, seat, rules: state.rules, streak: state.streak, streakDealer: state.streakDealer };
   showUndo();
 }
 
@@ -987,6 +989,10 @@ function renderScore(result) {
   $("score-needed").hidden = true;
   $("score-body").hidden = false;
   renderBlankSeats();
+  // an indicator the rules do not ask for (Baicheng's 宝, often not turned up yet) and not given: said to be left out
+  const assumed = info.indicator && !info.asks.includes("indicator") && state.indicator === null && !state.indicatorSaid;
+  $("score-assumed").hidden = !assumed;
+  $("score-assumed").textContent = assumed ? t("scored_without_indicator", { name: info.indicator }) : "";
   const sign = (v) => (v > 0 ? `+${v}` : String(v));
   const net = $("net-table");
   net.innerHTML = `<caption>${t("net_caption", { unit: result.unit || "" })}</caption>`;
@@ -1730,7 +1736,12 @@ function setUpControls() {
   $("dealer").addEventListener("change", () => {
     state.dealer = $("dealer").value === "" ? null : Number($("dealer").value);
     if (state.dealer !== null) { // a streak kept from the last hand is the last dealer's: a new dealer's is 0
-      if (state.streakDealer !== null && state.dealer !== state.streakDealer) state.streak = 0;
+      if (state.streakDealer !== null && state.dealer !== state.streakDealer) {
+        // the streak set aside comes back if its dealer is chosen again this hand (another dealer was a slip)
+        const aside = state.streakAside;
+        state.streakAside = { dealer: state.streakDealer, streak: state.streak };
+        state.streak = aside?.dealer === state.dealer ? aside.streak : 0;
+      }
       state.streakDealer = state.dealer;
       saveSettings();
     }
@@ -1744,7 +1755,7 @@ function setUpControls() {
     $("streak").setAttribute("aria-invalid", String(bad));
     if (bad) return;
     state.streak = value;
-    state.streakDealer = state.dealer ?? state.streakDealer;
+    state.streakDealer = state.dealer; // typed before the dealer is chosen: the streak of whoever is chosen
     saveSettings();
     render();
   });
@@ -1787,6 +1798,9 @@ function setUpControls() {
     restoreSnapshot(JSON.parse(undo.before));
     forgetPhotosBeingRead([0, 1, 2, 3]);
     state.seat = undo.seat; // the seat whose hand it brings back
+    Object.assign(state, { streak: undo.streak, streakDealer: undo.streakDealer });
+    // "none" said for the rules of then (得) says nothing of the rules chosen since (金): asked again
+    if (state.indicator === null && state.regions[undo.rules]?.indicator !== region().indicator) state.indicatorSaid = false;
     saveSettings();
     offerUndo(null);
     setStatus(NO_STATUS);
