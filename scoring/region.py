@@ -99,7 +99,8 @@ class RegionInfo:
     ``meld_types``, ``extra_sets`` (extra set shapes as (name, tiles)) and ``bao_pungs`` say which melds
     a record may hold. ``asks`` names the facts besides the win that a score cannot go without and a photo
     cannot show (``dealer``, ``indicator``). ``indicator_flags`` are the flags whose event needs the
-    indicator given; ``reads_streak`` says whether `dealer_streak` is read (Fuzhou).
+    indicator given; ``reads_streak`` says whether `dealer_streak` is read (Fuzhou); ``wins_on_laid_aside``
+    whether the winning tile may be one laid aside with the flowers (Wenling's 腊子 completed by a flower drawn).
     """
 
     key: str
@@ -119,6 +120,7 @@ class RegionInfo:
     asks: tuple[str, ...] = ()
     indicator_flags: tuple[str, ...] = ()
     reads_streak: bool = False
+    wins_on_laid_aside: bool = False
     description: str = ""
 
     @property
@@ -136,6 +138,7 @@ class RegionInfo:
             "flag_win_by": {flag: FLAG_WIN_BY[flag] for flag in self.flags},
             "dealer_flags": [flag for flag in self.flags if flag in DEALER_FLAGS],
             "indicator_flags": list(self.indicator_flags), "reads_streak": self.reads_streak,
+            "wins_on_laid_aside": self.wins_on_laid_aside,
             "description": self.description,
         }
 

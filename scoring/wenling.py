@@ -50,6 +50,7 @@ INFO = RegionInfo(
     flags=("kong_replacement", "after_special_kong"),
     context=("bao",),
     indicator="得", indicator_name="de (wild)", scores_non_winners=True, asks=("dealer", "indicator"),
+    wins_on_laid_aside=True,  # 「可立即和牌」: a 腊子 completed by the flower or special tile drawn (spec §3.3)
     description="16 tiles (17 for the winner); 5 sets + pair; 得 wilds, special tiles, 腊子 500; all four hands scored.",
 )
 

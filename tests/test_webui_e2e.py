@@ -1509,6 +1509,28 @@ def test_a_baicheng_score_without_the_bao_says_so(browser, server):
     assert page.errors == []
 
 
+def test_a_wenling_lazi_won_on_a_flower_drawn_keeps_the_flower_laid_aside(browser, server):
+    page = open_page(browser, server, "wenling")
+    add_tiles(page, "2345m1788p679s66z111z")  # 16: no complete hand, none needed
+    page.locator('#groups [data-group="flowers"] .tile.add').click()
+    for code in ("5f", "6f", "7f", "8f"):  # four 黑花: a 腊子, completed by the 8f drawn
+        pick(page, code)
+    close_dialog(page)
+    page.locator('#groups [data-group="flowers"] .tile[data-code="8f"]').click()
+    page.locator("#act-win").click()
+    page.locator('input[name="by"][value="self_draw"]').check()
+    page.select_option("#dealer", "0")
+    page.locator("#indicator-pick").click()
+    with page.expect_request("**/api/score") as request:
+        pick(page, "3s")
+    player = request.value.post_data_json["players"][0]
+    assert sorted(parse_tiles(player["concealed"])) == sorted(parse_tiles("2345m1788p679s66z111z"))
+    assert player["flowers"] == "5678f"
+    assert request.value.post_data_json["win"]["tile"] == "8f"
+    expect(page.locator("#seat-score-0 .total")).to_have_text("500")
+    assert page.errors == []
+
+
 def test_payers_whose_items_only_make_up_their_payment_show_no_total_of_zero(browser, server):
     page = open_page(browser, server, "baicheng")
     type_hand(page, "888m777p666s666z77z", "7z")

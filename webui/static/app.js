@@ -205,8 +205,11 @@ function putTile(h, gid, tile) {
     return editMeld(h.melds[Number(gid.slice(5))]);
   }
   tile.placed = true;
-  if (gid !== "win") return h[gid].push(tile);
-  if (h.win) h.concealed.push(h.win);
+  if (gid !== "win") {
+    delete tile.aside; // a winning tile no more
+    return h[gid].push(tile);
+  }
+  if (h.win) putTile(h, h.win.aside ? "flowers" : "concealed", h.win);
   h.win = tile;
 }
 
@@ -309,9 +312,9 @@ function composeRecord() {
   const missing = missingFacts();
   if (missing.length) return { needed: t("score_needs", { facts: missing.map(factName).join(t("list_sep")) }) };
   const players = state.hands.map((h) => ({
-    concealed: formatTiles([...h.concealed, ...(h.win ? [h.win] : [])].map((tile) => tile.code)),
+    concealed: formatTiles([...h.concealed, ...(h.win && !h.win.aside ? [h.win] : [])].map((tile) => tile.code)),
     melds: h.melds.filter((m) => m.tiles.length).map(meldRecord),
-    flowers: formatTiles(h.flowers.map((tile) => tile.code)),
+    flowers: formatTiles([...h.flowers, ...(h.win?.aside ? [h.win] : [])].map((tile) => tile.code)),
   }));
   const record = {
     rules: state.rules,
@@ -1193,9 +1196,13 @@ function openTileEditor(gid, index, focusAfter) {
   $("tile-dialog-title").textContent = t("change_tile", { tile: tileName(tile.code, state.lang) });
   $("tile-actions").hidden = false;
   $("act-win").textContent = gid === "win" ? t("not_win") : t("mark_win");
-  $("act-win").hidden = !(gid === "win" || gid === "concealed");
+  // a tile laid aside wins a Wenling 腊子 completed by drawing it, and stays laid aside (`aside`, `composeRecord`)
+  const aside = gid === "flowers" && region().wins_on_laid_aside;
+  $("act-win").hidden = !(gid === "win" || gid === "concealed" || aside);
   $("act-win").onclick = () => {
-    putTile(h, gid === "win" ? "concealed" : "win", takeTile(h, gid, index));
+    const taken = takeTile(h, gid, index);
+    if (gid === "win") putTile(h, taken.aside ? "flowers" : "concealed", taken);
+    else putTile(h, "win", Object.assign(taken, { aside }));
     if (gid !== "win") claimWinner(state.seat);
     dialog.close();
     handEdited();
