@@ -356,15 +356,6 @@ def test_a_photo_refused_from_the_quick_actions_is_said_where_the_player_looks(b
     assert page.errors == []
 
 
-def test_the_events_a_reading_asks_about_are_the_rules_own_in_chinese_too(browser, server):
-    page = open_page(browser, server, "wenling")
-    page.locator("#lang").click()
-    upload(page, "hand_004", english=False)
-    expect(page.locator("#need-list")).to_contain_text("特殊情况（杠上开花、补白板/特殊牌后摸牌和）")
-    expect(page.locator("#need-list")).not_to_contain_text("海底")  # a Daishan event
-    assert page.errors == []
-
-
 def test_a_question_about_a_tile_names_the_tile(browser, server):
     page = open_page(browser, server, "daishan")
     upload(page, "hand_004")  # no tile set apart: the reader asks about the row's right end
@@ -1211,6 +1202,14 @@ def add_tiles(page: Page, codes: str) -> None:
     close_dialog(page)
 
 
+def self_drawn(browser, server, rules: str, codes: str, win: str) -> Page:
+    """A page of ``rules`` with a hand entered through the palette (`type_hand`) and won by self-draw."""
+    page = open_page(browser, server, rules)
+    type_hand(page, codes, win)
+    page.locator('input[name="by"][value="self_draw"]').check()
+    return page
+
+
 def type_hand(page: Page, codes: str, win: str) -> None:
     """Enter a hand through the palette, no photo: ``codes`` into the hand, ``win`` marked as winning."""
     add_tiles(page, codes)
@@ -1307,9 +1306,7 @@ def test_a_tile_dialog_closes_when_its_hand_is_replaced(browser, server):
 
 
 def test_events_the_facts_rule_out_are_greyed_out(browser, server):
-    page = open_page(browser, server, "daishan")
-    type_hand(page, "123m456p789s11z555z", "1z")
-    page.locator('input[name="by"][value="self_draw"]').check()
+    page = self_drawn(browser, server, "daishan", "123m456p789s11z555z", "1z")
     page.select_option("#dealer", "2")
     expect(page.locator("#flag-heaven")).to_be_disabled()
     expect(page.locator("#flag-heaven-note")).to_have_text("(only when the dealer wins)")
@@ -1319,9 +1316,7 @@ def test_events_the_facts_rule_out_are_greyed_out(browser, server):
 
 
 def test_a_fuzhou_event_of_the_gold_is_greyed_out_at_a_table_without_one(browser, server):
-    page = open_page(browser, server, "fuzhou")
-    type_hand(page, "123m456p789s11m234s567p", "1m")
-    page.locator('input[name="by"][value="self_draw"]').check()
+    page = self_drawn(browser, server, "fuzhou", "123m456p789s11m234s567p", "1m")
     page.locator("#flag-gold_kan").check()
     page.locator("#indicator-clear").click()  # no 金 at this table
     expect(page.locator("#flag-gold_kan")).to_be_disabled()
@@ -1331,9 +1326,7 @@ def test_a_fuzhou_event_of_the_gold_is_greyed_out_at_a_table_without_one(browser
 
 
 def test_a_baicheng_bao_draw_asks_for_the_bao(browser, server):
-    page = open_page(browser, server, "baicheng")
-    type_hand(page, "123m456p789s555p22s", "2s")
-    page.locator('input[name="by"][value="self_draw"]').check()
+    page = self_drawn(browser, server, "baicheng", "123m456p789s555p22s", "2s")
     page.select_option("#dealer", "0")
     expect(page.locator("#score-body")).to_be_visible()
     page.locator("#flag-bao_draw").check()  # 摸宝 is scored only with the 宝 said
@@ -1353,9 +1346,7 @@ def test_a_seat_tab_tapped_straight_after_typing_an_option_is_taken(browser, ser
 
 
 def test_an_event_the_scorer_refuses_is_named_as_the_page_names_it(browser, server):
-    page = open_page(browser, server, "daishan")
-    type_hand(page, "123m456p789s11z555z", "1z")
-    page.locator('input[name="by"][value="self_draw"]').check()
+    page = self_drawn(browser, server, "daishan", "123m456p789s11z555z", "1z")
     page.locator("#flag-kong_replacement").check()  # no kong or flower: the scorer refuses it
     expect(page.locator("#score-error")).to_have_text(
         "Cannot score: “won on the tile drawn after a kong or flower (杠上开花)” needs a kong or flower of the winner: "
@@ -1395,6 +1386,8 @@ def test_chinese_questions_name_the_regions_indicator_and_keep_the_guess_open(br
     upload(page, "hand_002", english=False)
     expect(page.locator("#need-list")).to_contain_text("翻出的金牌")
     expect(page.locator("#need-list")).not_to_contain_text("得、金或宝")
+    expect(page.locator("#need-list")).to_contain_text("特殊情况（天和、抢金、三金倒、金坎）")  # the rules' own events
+    expect(page.locator("#need-list")).not_to_contain_text("海底")  # a Daishan event
     assert page.errors == []
 
 
@@ -1442,9 +1435,7 @@ def test_the_score_shows_how_each_total_is_worked_out_and_the_winners_sets(brows
 
 
 def test_a_daishan_total_says_who_pays_it(browser, server):
-    page = open_page(browser, server, "daishan")
-    type_hand(page, "123m456p789s11z555z", "1z")
-    page.locator('input[name="by"][value="self_draw"]').check()
+    page = self_drawn(browser, server, "daishan", "123m456p789s11z555z", "1z")
     expect(page.locator("#seat-score-0 .formula")).to_contain_text("; each of the three pays it")
     page.locator("#lang").click()
     expect(page.locator("#seat-score-0 .formula")).to_contain_text("；三家各付")
@@ -1499,9 +1490,7 @@ def test_undo_brings_back_the_streak_the_hand_was_scored_with(browser, server):
 
 
 def test_a_baicheng_score_without_the_bao_says_so(browser, server):
-    page = open_page(browser, server, "baicheng")
-    type_hand(page, "888m777p666s666z77z", "7z")
-    page.locator('input[name="by"][value="self_draw"]').check()
+    page = self_drawn(browser, server, "baicheng", "888m777p666s666z77z", "7z")
     page.select_option("#dealer", "0")
     expect(page.locator("#score-assumed")).to_have_text("Scored with no 宝: if one is turned up, set it under “The table”.")
     page.locator("#indicator-clear").click()  # none turned up: said
