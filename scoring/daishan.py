@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from scoring.hands import THIRTEEN_UNRELATED, Block, HandSpec, Reading, readings
-from scoring.items import Item, Rule
+from scoring.items import Item, Rule, split_sums
 from scoring.record import RecordError, Table
 from scoring.region import MAX_STAKE, OptionInfo, Region, RegionInfo
 from scoring.result import Payment, Result, SeatResult, net_of, others
@@ -170,7 +170,7 @@ class Daishan(Region):
         return items
 
     def amount(self, table: Table, items: list[Item]) -> int:
-        di, hua = _counts(items)
+        di, hua = split_sums(items, "底")
         return di * table.options["di"] + hua * table.options["hua"]
 
     def score(self, table: Table) -> Result:
@@ -188,7 +188,7 @@ class Daishan(Region):
         else:
             payments = [Payment(win.source, win.player, 3 * amount, "拉杠胡 ×3", "robbed kong: the robbed player pays 3 ×")]
         seats = list(_blank_seats())
-        di_sum, hua_sum = _counts(items)
+        di_sum, hua_sum = split_sums(items, "底")
         o = table.options
         paid = {"self_draw": "each of the three pays it", "discard": "the discarder pays it",
                 "rob_kong": "the robbed player pays it 3 times"}[win.by]  # the total is what one payer pays
@@ -197,11 +197,6 @@ class Daishan(Region):
                                        {"di_count": di_sum, "hua_count": hua_sum, "formula": formula})
         return Result(self.info.key, net_of(payments), tuple(payments), tuple(seats), win.player,
                       self.info.unit, reading.describe())
-
-
-def _counts(items: list[Item]) -> tuple[int, int]:
-    """The hand's 底 and 花: the sums of the items in each unit."""
-    return sum(i.value for i in items if i.unit == "底"), sum(i.value for i in items if i.unit == "花")
 
 
 def _flower_items(flowers: tuple[str, ...]) -> list[Item]:

@@ -5,7 +5,7 @@ result lists the `Item`s that applied, so every number in a total can be checked
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -49,3 +49,15 @@ class Rule:
 
     def applies(self, *subject: Any) -> bool:
         return self.when is not None and self.when(*subject)
+
+
+def split_sums(items: Iterable[Item | Rule], unit: str) -> tuple[int | float, int | float]:
+    """The sum of the values in ``unit`` and the sum of the rest: for rules whose items come in two units
+    (Wenling 和 and 番, Daishan 底 and 花)."""
+    inside = rest = 0
+    for i in items:
+        if i.unit == unit:
+            inside += i.value
+        else:
+            rest += i.value
+    return inside, rest

@@ -8,13 +8,12 @@ non-winners the lower total pays the difference (「（被支付方牌点汇总�
 """
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
 
 from scoring.hands import KONG, PAIR, SEQUENCE, TRIPLET, Block, HandSpec, Reading, readings
-from scoring.items import Item, Rule
+from scoring.items import Item, Rule, split_sums
 from scoring.record import Player, RecordError, Table
 from scoring.region import OptionInfo, Region, RegionInfo
 from scoring.result import Payment, Result, SeatResult, net_of
@@ -253,18 +252,7 @@ def _block_items(b: Block, seat: _Seat) -> tuple[Item, ...]:
 @lru_cache(maxsize=8192)
 def _values(b: Block, seat: _Seat) -> tuple[int, int]:
     """Σ和 and Σ番 of the block's set rules."""
-    return _sums(_block_items(b, seat))
-
-
-def _sums(items: Iterable[Item | Rule]) -> tuple[int, int]:
-    """Σ和 and Σ番 of some items or rules."""
-    he = fan = 0
-    for i in items:
-        if i.unit == "和":
-            he += i.value
-        else:
-            fan += i.value
-    return he, fan
+    return split_sums(_block_items(b, seat), "和")
 
 
 _WIND_BITS = {w: 1 << i for i, w in enumerate(WINDS)}
@@ -401,7 +389,7 @@ class Wenling(Region):
         for reading in found:
             hand = _Win(reading, seat, table, de_count)
             sums = [_values(b, seat) for b in reading.blocks]
-            sums += [_sums(laid_aside), _sums(r for r in WIN_RULES if r.applies(hand))]
+            sums += [split_sums(laid_aside, "和"), split_sums((r for r in WIN_RULES if r.applies(hand)), "和")]
             total = _total(sum(h for h, _ in sums), sum(f for _, f in sums))
             if total > best_total:
                 best_total, best = total, reading
@@ -494,7 +482,7 @@ def _total(base: int, fan: int) -> int:
 
 
 def _seat_result(seat: int, items: list[Item]) -> SeatResult:
-    base, fan = _sums(items)
+    base, fan = split_sums(items, "和")
     raw = (base + BASE.value) * 2 ** fan
     total = _total(base, fan)
     extra = {"base": base, "fan": fan, "raw": raw,
