@@ -1498,7 +1498,8 @@ def test_a_baicheng_score_without_the_bao_says_so(browser, server):
     assert page.errors == []
 
 
-def test_a_wenling_lazi_won_on_a_flower_drawn_keeps_the_flower_laid_aside(browser, server):
+@pytest.mark.parametrize("how", ["button", "move"])
+def test_a_wenling_lazi_won_on_a_flower_drawn_keeps_the_flower_laid_aside(browser, server, how):
     page = open_page(browser, server, "wenling")
     add_tiles(page, "2345m1788p679s66z111z")  # 16: no complete hand, none needed
     page.locator('#groups [data-group="flowers"] .tile.add').click()
@@ -1506,7 +1507,10 @@ def test_a_wenling_lazi_won_on_a_flower_drawn_keeps_the_flower_laid_aside(browse
         pick(page, code)
     close_dialog(page)
     page.locator('#groups [data-group="flowers"] .tile[data-code="8f"]').click()
-    page.locator("#act-win").click()
+    if how == "button":
+        page.locator("#act-win").click()
+    else:
+        page.select_option("#act-move", "win")
     page.locator('input[name="by"][value="self_draw"]').check()
     page.select_option("#dealer", "0")
     page.locator("#indicator-pick").click()

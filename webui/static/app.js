@@ -1219,7 +1219,8 @@ function openTileEditor(gid, index, focusAfter) {
   }
   move.onchange = () => {
     if (!move.value) return;
-    putTile(h, move.value, takeTile(h, gid, index));
+    const taken = takeTile(h, gid, index);
+    putTile(h, move.value, move.value === "win" ? Object.assign(taken, { aside }) : taken); // as by the Winning tile button
     dialog.close();
     handEdited();
   };
