@@ -70,11 +70,26 @@ def newer(outputs: list[Path], inputs: list[Path]) -> bool:
     return all(path.exists() and path.stat().st_mtime > newest for path in outputs)
 
 
+def exported(staged: list[Path], weights: list[Path]) -> bool:
+    """Whether the detector and classifier files ``staged`` are done: newer than the ``weights`` and loadable as
+    the product loads them (`load_detector`: a classifier exported but left without its axis head, as a stop
+    between the export and the axis head leaves it, is not)."""
+    from vision.detector import ModelError, load_detector
+
+    if not newer(staged, weights):
+        return False
+    try:
+        load_detector(*staged)
+    except ModelError:
+        return False
+    return True
+
+
 def export_stage(detector: Path, classifier: Path) -> None:
     """Export both networks to EXPORT and add the classifier's axis head there (skipped when the files there
-    are newer than the weights), then put both in `models/`."""
+    are done: `exported`), then put both in `models/`."""
     staged = [EXPORT / DETECTOR_MODEL.name, EXPORT / CLASSIFIER_MODEL.name]
-    if not newer(staged, [detector, classifier]):
+    if not exported(staged, [detector, classifier]):
         for path in staged:
             path.unlink(missing_ok=True)
         run("datasets.export", "--detector", str(detector), "--classifier", str(classifier), "--out", str(EXPORT))

@@ -49,3 +49,24 @@ def test_a_rebuild_stage_is_done_when_every_output_is_newer_than_every_input(tmp
     os.utime(weights, (3_000, 3_000))  # trained on: the export is out of date
     assert not newer([export], [weights])
     assert not newer([export, tmp_path / "missing.onnx"], [tmp_path / "model.onnx"])
+
+
+def test_an_export_stopped_before_its_axis_head_is_not_done(tmp_path):
+    import os
+    import shutil
+
+    import onnx
+
+    from datasets.axis_head import without_head
+    from datasets.train import exported
+    from vision.detector import CLASSIFIER_MODEL, DETECTOR_MODEL
+
+    weights = tmp_path / "weights.pt"
+    weights.write_bytes(b"")
+    os.utime(weights, (1_000, 1_000))
+    staged = [tmp_path / DETECTOR_MODEL.name, tmp_path / CLASSIFIER_MODEL.name]
+    shutil.copyfile(DETECTOR_MODEL, staged[0])
+    shutil.copyfile(CLASSIFIER_MODEL, staged[1])
+    assert exported(staged, [weights])
+    onnx.save(without_head(onnx.load(str(CLASSIFIER_MODEL))), str(staged[1]))  # exported, axis head not yet added
+    assert not exported(staged, [weights])
