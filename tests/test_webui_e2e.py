@@ -1479,6 +1479,7 @@ def test_undo_brings_back_the_streak_the_hand_was_scored_with(browser, server):
     page.fill("#streak", "3")
     page.locator("#streak").press("Tab")
     expect(page.locator("#score-body")).to_be_visible()
+    expect(page.locator("#score")).not_to_have_attribute("aria-busy", "true")  # the score with streak 3
     scored = page.locator("#net-0").inner_text()
     page.locator("#new-hand").click()
     page.fill("#streak", "4")  # the next hand's
@@ -1486,6 +1487,24 @@ def test_undo_brings_back_the_streak_the_hand_was_scored_with(browser, server):
     page.locator("#undo").click()
     expect(page.locator("#streak")).to_have_value("3")
     expect(page.locator("#net-0")).to_have_text(scored)
+    assert page.errors == []
+
+
+def test_a_score_on_its_way_marks_the_one_shown_as_old(browser, server):
+    page = open_page(browser, server, "fuzhou")
+    type_hand(page, *FUZHOU_HAND)
+    give_facts(page)
+    expect(page.locator("#score")).not_to_have_attribute("aria-busy", "true")
+    scored = page.locator("#net-0").inner_text()
+    held = hold_first(page, "**/api/score")
+    page.fill("#streak", "3")
+    page.locator("#streak").press("Tab")
+    answer = first_held(page, held)
+    expect(page.locator("#score")).to_have_attribute("aria-busy", "true")
+    expect(page.locator("#net-0")).to_have_text(scored)  # still the old score, shown faded
+    answer.continue_()
+    expect(page.locator("#score")).not_to_have_attribute("aria-busy", "true")
+    expect(page.locator("#net-0")).not_to_have_text(scored)
     assert page.errors == []
 
 

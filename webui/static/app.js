@@ -395,9 +395,14 @@ async function updateScore() {
   const request = ++scoreRequest;
   const { record, needed, retry = false } = composeRecord();
   $("regroup-retry").hidden = !retry;
-  if (needed) return showScoreMessage(needed);
+  if (needed) {
+    $("score").removeAttribute("aria-busy");
+    return showScoreMessage(needed);
+  }
+  $("score").setAttribute("aria-busy", "true"); // the score shown is the last hand's until the answer comes
   const { answer, error } = await post("/api/score", record, "score_error");
   if (request !== scoreRequest) return; // a newer change is on its way
+  $("score").removeAttribute("aria-busy");
   if (error) return showScoreMessage(error(), true);
   renderScore(answer);
 }
