@@ -80,6 +80,9 @@ def breakdown(record: dict, result: dict) -> str:
         for item in seat["items"]:
             lines.append(f"  {_number(item['value']):>5} {item['unit']}  {item['rule']}  ({item['name']})")
     lines.append("")
+    if "bao" in result:  # Wenling's 包三家 facts given: whether they come to it
+        bao = result["bao"]
+        lines.append(bao["note"] + (f" (P{bao['payer']})" if bao["payer"] is not None else "") + ".")
     lines.append(f"Payments ({result['unit']}):" if result["payments"] else "Payments: none")
     for p in result["payments"]:
         lines.append(f"  P{p['from']} → P{p['to']}  {_number(p['amount']):>4}  {p['reason']}")

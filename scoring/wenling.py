@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations
+from typing import Any
 
 from scoring.hands import KONG, PAIR, SEQUENCE, TRIPLET, Block, HandSpec, Reading, readings
 from scoring.items import Item, Rule, split_sums
@@ -420,14 +421,15 @@ class Wenling(Region):
             return Result(self.info.key, (0, 0, 0, 0), (), seats, None, self.info.unit, extra={"note": "黄牌"})
         winner, reading = self.winner_result(table)
         seats = [winner if p.seat == win.player else self.non_winner_result(table, p) for p in table.players]
-        bao = _bao_payer(table)
+        outcome = bao_outcome(table)
+        bao = outcome and outcome["payer"]
         if bao is not None:
             kept = seats[bao]
             seats[bao] = SeatResult(bao, 0, "和", kept.items + (BAO.item(f"hand total {kept.total} counts 0"),),
                                     {**kept.extra, "hand_total": kept.total, "bao": True})
         payments = _settle(win.player, [s.total for s in seats], bao)
         return Result(self.info.key, net_of(payments), tuple(payments), tuple(seats), win.player, self.info.unit,
-                      reading.describe() if reading else None)
+                      reading.describe() if reading else None, {"bao": outcome} if outcome else {})
 
 
 def _instant_lazi(p: Player, seat: _Seat) -> list[Item]:
@@ -494,13 +496,34 @@ def _lazi_result(seat: int, items: list[Item]) -> SeatResult:
     return SeatResult(seat, CAP, "和", tuple(items), {"lazi": True, "formula": "腊子和为满贯 = 500"})
 
 
-def _bao_payer(table: Table) -> int | None:
-    """The discarder when 包三家 applies (spec §3.5 rule 3), else None."""
-    facts = {key: False for key in BAO_FACTS} | (table.context.get("bao") or {})
-    if table.win.by != "discard" or not (facts["sheng_phase"] and facts["tile_was_sheng"]):
+# what a record's 包三家 facts come to (`bao_outcome`): the condition that fails, or None when it applies
+BAO_NOTES = {
+    None: ("包三家 applies: the discarder pays for everyone", "包三家：被包方（放炮者）代付三家"),
+    "by": ("no 包三家: only a win on a discard is paid by the discarder alone", "不包三家：只有点炮和才包三家"),
+    "sheng_phase": ("no 包三家: the table was not in the 生张 phase", "不包三家：未到生张阶段"),
+    "tile_was_sheng": ("no 包三家: the winning discard was not a 生张", "不包三家：所放的牌不是生张"),
+    "exempt": ("no 包三家: the discarder held only 生张 and was not ready (听牌)", "不包三家：放炮者手中全是生张且未听牌"),
+    "exempt_option": ("no 包三家: the discarder held only 生张 (option bao_exempt_all_sheng)",
+                      "不包三家：放炮者手中全是生张（选项 bao_exempt_all_sheng）"),
+}
+
+
+def bao_outcome(table: Table) -> dict[str, Any] | None:
+    """Whether 包三家 applies (spec §3.5 rule 3), for a record that gives ``context.bao`` (else None):
+    ``payer`` (the discarder, or None), ``why`` (the first condition that fails: a key of BAO_NOTES) and its
+    ``note`` and ``note_zh``."""
+    if table.context.get("bao") is None:
         return None
-    exempt = facts["discarder_all_sheng"] and (table.options["bao_exempt_all_sheng"] or not facts["discarder_tenpai"])
-    return None if exempt else table.win.source
+    facts = {key: False for key in BAO_FACTS} | table.context["bao"]
+    failed = "by" if table.win.by != "discard" else next(
+        (key for key in ("sheng_phase", "tile_was_sheng") if not facts[key]), None)
+    if failed is None and facts["discarder_all_sheng"]:
+        if not facts["discarder_tenpai"]:
+            failed = "exempt"
+        elif table.options["bao_exempt_all_sheng"]:
+            failed = "exempt_option"
+    note, note_zh = BAO_NOTES[failed]
+    return {"payer": None if failed else table.win.source, "why": failed, "note": note, "note_zh": note_zh}
 
 
 def _settle(winner: int, totals: list[int], bao: int | None) -> list[Payment]:

@@ -40,6 +40,19 @@ def test_readable_breakdown():
     assert done.stdout.rstrip().endswith("Net: P0 -14  P1 +42  P2 -14  P3 -14")
 
 
+@pytest.mark.parametrize("tile_was_sheng, line", [
+    (True, "包三家 applies: the discarder pays for everyone (P0)."),
+    (False, "no 包三家: the winning discard was not a 生张."),
+])
+def test_the_breakdown_says_whether_bao_applies(tile_was_sheng, line):
+    record = json.loads((EXAMPLES / "W1.json").read_text())
+    record["win"] |= {"by": "discard", "from": 0}
+    record["context"] = {"bao": {"sheng_phase": True, "tile_was_sheng": tile_was_sheng}}
+    done = mjcam("-", stdin=json.dumps(record))
+    assert done.returncode == 0, done.stderr
+    assert line in done.stdout.splitlines()
+
+
 def test_standard_input():
     done = mjcam("--json", "-", stdin=(EXAMPLES / "D2.json").read_text())
     assert json.loads(done.stdout)["net"] == [0, 11, -11, 0]

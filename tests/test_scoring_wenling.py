@@ -336,15 +336,26 @@ def test_bao_the_discarder_pays_for_everyone():
     assert result["net"] == [3, 24, 5 + 2, -(24 + 3 + 5 + 2)]
 
 
-@pytest.mark.parametrize("change, applies", [
-    ({}, True),
-    ({"sheng_phase": False}, False),
-    ({"tile_was_sheng": False}, False),
-    ({"discarder_all_sheng": True, "discarder_tenpai": False}, False),
-    ({"discarder_all_sheng": True, "discarder_tenpai": True}, True),
+@pytest.mark.parametrize("change, why", [
+    ({}, None),
+    ({"sheng_phase": False}, "sheng_phase"),
+    ({"tile_was_sheng": False}, "tile_was_sheng"),
+    ({"sheng_phase": False, "tile_was_sheng": False}, "sheng_phase"),
+    ({"discarder_all_sheng": True, "discarder_tenpai": False}, "exempt"),
+    ({"discarder_all_sheng": True, "discarder_tenpai": True}, None),
 ])
-def test_bao_conditions(change, applies):
-    assert (bao_result(BAO | change)["players"][3]["total"] == 0) == applies
+def test_bao_conditions(change, why):
+    result = bao_result(BAO | change)
+    assert (result["players"][3]["total"] == 0) == (why is None)
+    assert result["bao"]["why"] == why and result["bao"]["payer"] == (3 if why is None else None)
+
+
+def test_the_result_says_why_bao_does_not_apply():
+    result = bao_result(BAO | {"tile_was_sheng": False})
+    assert result["bao"]["note"] == "no 包三家: the winning discard was not a 生张"
+    assert result["bao"]["note_zh"] == "不包三家：所放的牌不是生张"
+    assert bao_result(BAO)["bao"]["note"] == "包三家 applies: the discarder pays for everyone"
+    assert "bao" not in score_table(wenling("234p567s11s", "2p", "discard"))
 
 
 def test_a_note_beside_the_four_bao_facts_is_ignored():
@@ -353,12 +364,15 @@ def test_a_note_beside_the_four_bao_facts_is_ignored():
 
 def test_bao_exempt_all_sheng_option():
     facts = BAO | {"discarder_all_sheng": True, "discarder_tenpai": True}
-    assert bao_result(facts, options={"bao_exempt_all_sheng": True})["players"][3]["total"] == 20
+    result = bao_result(facts, options={"bao_exempt_all_sheng": True})
+    assert result["players"][3]["total"] == 20 and result["bao"]["why"] == "exempt_option"
 
 
 def test_bao_needs_a_discard():
     rec = wenling("234p567s11s", "2p", "self_draw", context={"bao": BAO})
-    assert score_table(rec)["net"] == [-9, 27, -9, -9]  # (2 + 20) × 4 = 88 → 90
+    result = score_table(rec)
+    assert result["net"] == [-9, 27, -9, -9]  # (2 + 20) × 4 = 88 → 90
+    assert result["bao"]["why"] == "by"
 
 
 def test_drawn_hand_settles_nothing():

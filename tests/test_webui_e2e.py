@@ -1561,7 +1561,7 @@ def test_a_settlement_with_blank_seats_says_so_in_the_score(browser, server):
     type_hand(page, "111m222m333m444p555p66p", "6p")
     give_facts(page)
     note = page.locator("#score-blank")
-    expect(note).to_have_text("Seats 1, 2 and 3 are blank: scored from their melds and flowers only — "
+    expect(note).to_have_text("Seats 1, 2 and 3 are blank: scored from their melds and flowers only, so the nets may change — "
                               "photograph or enter their hands for the full settlement.")
     page.locator("#seat-tab-1").click()
     add_tiles(page, "456m789m123s456s789p7p")
@@ -1569,10 +1569,10 @@ def test_a_settlement_with_blank_seats_says_so_in_the_score(browser, server):
     page.locator("#seat-tab-2").click()
     add_tiles(page, "123p456p789p1234z66z7z")
     expect(page.locator("#net-2")).to_have_text("-37")
-    expect(note).to_have_text("Seat 3 is blank: scored from its melds and flowers only — "
+    expect(note).to_have_text("Seat 3 is blank: scored from its melds and flowers only, so the nets may change — "
                               "photograph or enter its hand for the full settlement.")
     page.locator("#lang").click()
-    expect(note).to_have_text("3号位是空的：只按副露和花计分——拍下或输入这家的牌，才是完整结算。")
+    expect(note).to_have_text("3号位是空的：只按副露和花计分，输赢可能还会变——拍下或输入这家的牌，才是完整结算。")
     page.locator("#seat-tab-0").click()
     page.locator("#clear-hand").click()  # the winner's own hand blank: no score, nothing to name
     expect(page.locator("#score-body")).to_be_hidden()
@@ -1714,6 +1714,29 @@ def test_the_status_line_follows_the_language(browser, server, tmp_path):
     page.locator("#lang").click()
     expect(note).not_to_have_text(english)
     assert not note.inner_text().isascii()
+    assert page.errors == []
+
+
+def test_the_score_says_whether_the_bao_facts_ticked_come_to_bao(browser, server):
+    page = open_page(browser, server, "wenling")
+    type_hand(page, "111m222m333m444p555p66p", "6p")
+    give_facts(page)
+    page.locator('input[name="by"][value="discard"]').check()
+    page.select_option("#from", "2")
+    note = page.locator("#score-bao")
+    expect(page.locator("#score-body")).to_be_visible()
+    expect(note).to_be_hidden()  # nothing said of 包三家
+    page.locator("#context-bao").click()
+    expect(note).to_have_text("no 包三家: the table was not in the 生张 phase")
+    page.locator("#context-bao-sheng_phase").click()
+    expect(note).to_have_text("no 包三家: the winning discard was not a 生张")
+    page.locator("#context-bao-tile_was_sheng").click()
+    expect(note).to_have_text("包三家 applies: the discarder pays for everyone (Seat 2 · West)")
+    expect(page.locator("#net-2")).to_have_class("loss")
+    for seat in (1, 3):
+        expect(page.locator(f"#net-{seat}")).not_to_have_class("loss")
+    page.locator("#lang").click()
+    expect(note).to_have_text("包三家：被包方（放炮者）代付三家（2号位 · 西）")
     assert page.errors == []
 
 

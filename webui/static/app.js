@@ -1001,6 +1001,11 @@ function renderScore(result) {
   const assumed = info.indicator && !info.asks.includes("indicator") && state.indicator === null && !state.indicatorSaid;
   $("score-assumed").hidden = !assumed;
   $("score-assumed").textContent = assumed ? t("scored_without_indicator", { name: info.indicator }) : "";
+  // Wenling's 包三家 facts ticked: whether they come to it, and who pays then
+  const bao = result.bao && `${state.lang === "zh" ? result.bao.note_zh : result.bao.note}${
+    result.bao.payer === null ? "" : t("paren", { text: seatLabel(result.bao.payer) })}`;
+  $("score-bao").hidden = !bao;
+  $("score-bao").textContent = bao || "";
   const sign = (v) => (v > 0 ? `+${v}` : String(v));
   const net = $("net-table");
   net.innerHTML = `<caption>${t("net_caption", { unit: result.unit || "" })}</caption>`;
