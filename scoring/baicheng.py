@@ -225,8 +225,6 @@ class Baicheng(Region):
             return
         if "kong_replacement" in win.flags and not any(m.kind in ("kong", "whirlwind") for m in table.winner.melds):
             raise RecordError("flag kong_replacement (杠开) needs a kong or whirlwind of the winner")
-        if "bao_draw" in win.flags and win.tile != table.indicator:
-            raise RecordError(f"flag bao_draw (摸宝) needs win.tile to be the 宝 ({table.indicator})")
 
     def is_win(self, table: Table) -> bool:
         """A legal reading exists; a complete hand that breaks a win condition is rejected naming it."""

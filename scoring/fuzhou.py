@@ -183,8 +183,6 @@ class Fuzhou(Region):
             raise RecordError("flags heaven and rob_gold exclude each other: 天和 wins before any tile is taken in")
         if "heaven" in win.flags and table.winner.has_claimed_meld:
             raise RecordError("flag heaven (天和) allows no claimed meld: the dealer wins before any discard")
-        if "rob_gold" in win.flags and win.tile != table.indicator:
-            raise RecordError(f"flag rob_gold needs win.tile to be the taken indicator {table.indicator}")
         if "three_golds" in win.flags and self.golds(table) < 3:
             raise RecordError(f"flag three_golds needs three 金 ({table.indicator}) in players[{win.player}]'s hand")
 

@@ -33,6 +33,8 @@ FLAG_WIN_BY = {
 the dealer's first discard, every other event by drawing the tile)."""
 DEALER_FLAGS = ("heaven", "earth")
 """The flags whose event is checked against the dealer (天和/天胡: the dealer wins; 地胡: on the dealer's discard)."""
+INDICATOR_WIN_FLAGS = ("rob_gold", "bao_draw")
+"""The flags whose event is winning on the indicator tile itself (抢金 takes the 金 turned up; 摸宝 draws the 宝)."""
 MAX_STREAK = 100
 """The most hands in a row a dealer keeps the deal (连庄) that a record may say: more is a typing slip."""
 

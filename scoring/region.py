@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from scoring.record import DEALER_FLAGS, FLAG_WIN_BY, RecordError, Table, whole_number
+from scoring.record import DEALER_FLAGS, FLAG_WIN_BY, INDICATOR_WIN_FLAGS, RecordError, Table, whole_number
 from scoring.result import Result
 from scoring.tiles import FLOWERS, PLAYING_TILES, TILE_INDEX, TileError, brief, format_tiles, is_flower, parse_tiles
 
@@ -137,6 +137,7 @@ class RegionInfo:
             "bao_pungs": self.bao_pungs, "asks": list(self.asks),
             "flag_win_by": {flag: FLAG_WIN_BY[flag] for flag in self.flags},
             "dealer_flags": [flag for flag in self.flags if flag in DEALER_FLAGS],
+            "indicator_win_flags": [flag for flag in self.flags if flag in INDICATOR_WIN_FLAGS],
             "indicator_flags": list(self.indicator_flags), "reads_streak": self.reads_streak,
             "wins_on_laid_aside": self.wins_on_laid_aside,
             "description": self.description,
@@ -272,6 +273,9 @@ class Region:
                 raise RecordError(f"flag {flag} needs a {FLAG_WIN_BY[flag]} win")
             if flag in self.info.indicator_flags and table.indicator is None:
                 raise RecordError(f"flag {flag} needs the {self.info.indicator} indicator")
+            if flag in INDICATOR_WIN_FLAGS and win.tile != table.indicator:
+                raise RecordError(f"flag {flag} needs win.tile to be the {self.info.indicator} indicator "
+                                  f"{table.indicator}")
 
     def win_tile_present(self, table: Table) -> bool:
         return table.win.tile in table.players[table.win.player].concealed

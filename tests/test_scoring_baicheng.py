@@ -252,7 +252,7 @@ def test_kong_payments_scale_with_di():
     ({"flowers": "1f"}, "no flowers"),
     ({"indicator": "1f"}, "no flowers"),
     ({"concealed": "678s123m8p1f"}, "flower"),
-    ({"by": "self_draw", "flags": ("bao_draw",), "indicator": "9m"}, "bao_draw"),
+    ({"by": "self_draw", "flags": ("bao_draw",), "indicator": "9m"}, "needs win.tile to be the 宝 indicator 9m"),
     ({"flags": ("bao_draw",), "indicator": "8s"}, "needs a self_draw"),
     ({"by": "self_draw", "flags": ("kong_replacement",)}, "kong or whirlwind"),
     ({"melds_text": "p555p w1123z"}, "not a whirlwind"),

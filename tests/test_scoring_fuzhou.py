@@ -245,7 +245,7 @@ def test_idle_gold_forbids_a_discard_win():
     ({"flags": ("heaven",)}, "heaven"),
     ({"flags": ("gold_kan",)}, "needs a self_draw win"),
     ({"by": "self_draw", "flags": ("three_golds",)}, "three 金"),
-    ({"by": "self_draw", "flags": ("rob_gold",), "indicator": "5s"}, "taken indicator 5s"),
+    ({"by": "self_draw", "flags": ("rob_gold",), "indicator": "5s"}, "needs win.tile to be the 金 indicator 5s"),
     ({"by": "self_draw", "flags": ("rob_gold", "heaven"), "seat": 0, "indicator": "2p", "tile": "2p"}, "exclude"),
     ({"options": {"discard_payer": "winner"}}, "discard_payer"),
 ])

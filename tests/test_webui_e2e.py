@@ -1508,6 +1508,20 @@ def test_a_score_on_its_way_marks_the_one_shown_as_old(browser, server):
     assert page.errors == []
 
 
+@pytest.mark.parametrize("rules, hand, flag, name", [
+    ("baicheng", ("888m777p666s666z77z", "7z"), "bao_draw", "宝"),
+    ("fuzhou", ("123m456m789m123p456p55p", "5p"), "rob_gold", "金"),
+])
+def test_an_event_won_on_the_indicator_is_greyed_for_another_winning_tile(browser, server, rules, hand, flag, name):
+    page = self_drawn(browser, server, rules, *hand)
+    page.locator("#indicator-pick").click()
+    pick(page, "9m")
+    box = page.locator(f"#flag-{flag}")
+    expect(box).to_be_disabled()
+    expect(page.locator(f"#flag-{flag}-note")).to_have_text(f"(only when the winning tile is the {name})")
+    assert page.errors == []
+
+
 def test_a_baicheng_score_without_the_bao_says_so(browser, server):
     page = self_drawn(browser, server, "baicheng", "888m777p666s666z77z", "7z")
     page.select_option("#dealer", "0")

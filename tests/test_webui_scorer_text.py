@@ -88,7 +88,7 @@ CASES = {
     "a flower as the 宝": (baicheng(indicator="1f"), "白城麻将不用花牌：宝不能是「春」"),
     "flowers in Baicheng": (baicheng(flowers="1f"), "白城麻将不用花牌：请拿掉1号位的花牌"),
     "杠开 with no kong": (baicheng(by="self_draw", flags=("kong_replacement",)), "杠开须和牌一家有杠或旋风杠"),
-    "摸宝 of another tile": (baicheng(by="self_draw", flags=("bao_draw",), indicator="9m"), "摸宝须和牌张是宝（宝：「九萬」）"),
+    "摸宝 of another tile": (baicheng(by="self_draw", flags=("bao_draw",), indicator="9m"), "摸宝须和牌张是翻出的宝「九萬」"),
     "摸宝 with no 宝": (baicheng(by="self_draw", flags=("bao_draw",)), "“摸宝”须先给出宝"),
     "摸宝 on a discard": (baicheng(flags=("bao_draw",), indicator="8s"), "“摸宝”只能自摸"),
     "天胡 not the dealer": (daishan(by="self_draw", flags=("heaven",)), "天胡须庄家和牌"),

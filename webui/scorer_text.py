@@ -78,6 +78,7 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
     _row(r"{SEAT}\.concealed holds the flower (?P<tiles>{TILE}); flowers go in 'flowers'",
          "{seat}号位的暗牌中有花牌{tiles}：花牌应放在花牌一栏"),
     _row(r"{SEAT}\.flowers holds (?P<tiles>{TILE}), which is not a flower", "{seat}号位的花牌中有{tiles}，它不是花牌"),
+    _row(r"{FLAG} needs win\.tile to be the (?P<name>金|宝) indicator (?P<tiles>{TILE})", "{flag}须和牌张是翻出的{name}{tiles}"),
     # scoring.record: a meld the player built
     _row(r"{SEAT}\.melds\[(?P<meld>\d+)\]: '(?P<run>(?:{TILE})*)' is not a (?P<shape>chow|pung|kong|whirlwind) \(.*\)",
          "{seat}号位的第{meld}组副露{run}不成{shape}"),
@@ -113,7 +114,6 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
          "天和不能有吃、碰或明杠：庄家在打出第一张牌之前就已和牌"),
     _row(r"flags heaven and rob_gold exclude each other: 天和 wins before any tile is taken in",
          "天和与抢金不能同时成立：天和在摸进任何牌之前就已和牌"),
-    _row(r"flag rob_gold needs win\.tile to be the taken indicator (?P<tiles>{TILE})", "抢金须和牌张是翻出的金{tiles}"),
     _row(r"flag three_golds needs three 金 \((?P<tiles>{TILE})\) in {SEAT}'s hand", "三金倒须{seat}号位手中有三张金{tiles}"),
     # scoring.baicheng
     _row(r"{SEAT}'s hand is complete but has no (?P<lacks>.+), so it is no win under baicheng rules",
@@ -121,7 +121,6 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
     _row(r"baicheng rules have no flowers: the 宝 indicator cannot be (?P<tiles>{TILE})", "白城麻将不用花牌：宝不能是{tiles}"),
     _row(r"{SEAT}\.flowers holds (?:{TILE})+: baicheng rules have no flowers", "白城麻将不用花牌：请拿掉{seat}号位的花牌"),
     _row(r"flag kong_replacement \(杠开\) needs a kong or whirlwind of the winner", "杠开须和牌一家有杠或旋风杠"),
-    _row(r"flag bao_draw \(摸宝\) needs win\.tile to be the 宝 \((?P<tiles>{TILE})\)", "摸宝须和牌张是宝（宝：{tiles}）"),
     # scoring.daishan
     _row(r"flag heaven \(天胡\) needs the dealer as the winner", "天胡须庄家和牌"),
     _row(r"flag earth \(地胡\) needs a win on the dealer's discard by another player", "地胡须闲家和庄家打出的牌"),

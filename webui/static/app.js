@@ -378,7 +378,7 @@ function flagProblem(flag) {
   }
   if (flag === "heaven" && dealer !== null && winner !== dealer) return t("flag_needs_dealer_winner");
   if (flag === "earth" && dealer !== null && (winner === dealer || (from !== null && from !== dealer))) return t("flag_needs_dealer_discard");
-  if (["rob_gold", "bao_draw"].includes(flag) && state.indicatorSaid && winTile && winTile !== indicator) {
+  if (info.indicator_win_flags.includes(flag) && state.indicatorSaid && winTile && winTile !== indicator) {
     return t("flag_needs_indicator_win", { name: info.indicator });
   }
   if (flag === "after_special_kong" && !state.flags.includes("kong_replacement")) return t("flag_needs_flag", { flag: FLAG_NAMES.kong_replacement[state.lang] });
