@@ -225,6 +225,16 @@ def give_facts(page: Page) -> None:
         page.locator("#indicator-clear").click()
 
 
+def scored(page: Page) -> None:
+    """Wait until the score asked for by the last change has come (its request no longer pending)."""
+    expect(page.locator("#score")).not_to_have_attribute("aria-busy", "true")
+
+
+def read_again(page: Page) -> None:
+    """Wait until the hand's photo is read again (a change of seat, rules or indicator)."""
+    expect(page.locator("#hand")).not_to_have_attribute("aria-busy", "true")
+
+
 def expect_net(page: Page, net: list[int]) -> None:
     for seat, value in enumerate(net):
         expect(page.locator(f"#net-{seat}")).to_have_text(f"+{value}" if value > 0 else str(value))
@@ -393,7 +403,7 @@ def test_webcam_from_a_video_file(browser, tmp_path):
     photo = next(VALID_IMAGES.glob("hand_004_*.jpg"))
     empty = tmp_path / "felt.jpg"  # the table cleared for the next hand
     cv2.imwrite(str(empty), np.full((480, 640, 3), (60, 110, 40), np.uint8))
-    write_table_video(video, [photo, empty], fps=10, still_seconds=4.0, sweep_seconds=0.8)
+    write_table_video(video, [photo, empty], fps=10, still_seconds=10.0, sweep_seconds=0.8)
     process, url = start_server("--camera", str(video))
     try:
         page = open_page(browser, url, "daishan")
@@ -417,7 +427,7 @@ def test_webcam_from_a_video_file(browser, tmp_path):
         assert status["capture"] == 2 and re.fullmatch("[0-9a-f]{8}", status["run"])
         # the table cleared: no tiles is no error for a fixed camera, and the hand stays
         expect(page.locator("#status")).to_have_text("No tiles in the camera's view: it waits for the next hand.",
-                                                     timeout=20_000)
+                                                     timeout=30_000)
         expect(page.locator("#status")).not_to_have_class(re.compile("error"))
         assert hand_codes(page) == corrected
         assert page.errors == []
@@ -490,12 +500,11 @@ def test_browser_camera_capture(playwright, server, tmp_path):
 # -- what a player at the table runs into ------------------------------------------------------------
 
 def upload(page: Page, stem: str, *, english: bool = True) -> dict:
-    """Choose the photo of ``valid`` named ``stem…`` and wait for its reading (and, on the English page, for
-    the page to draw it)."""
+    """Choose the photo of ``valid`` named ``stem…`` and wait until the page has drawn its reading (``english``:
+    the page's language)."""
     with page.expect_response("**/api/detect") as response:
         page.set_input_files("#photo-file", str(next(VALID_IMAGES.glob(f"{stem}_*.jpg"))))
-    if english:
-        expect(page.locator("#status")).to_contain_text("Found")
+    expect(page.locator("#status")).to_contain_text("Found" if english else "找到")
     return response.value.json()
 
 
@@ -631,6 +640,7 @@ def test_changing_the_rules_regroups_the_hand_and_keeps_the_indicator(browser, s
     assert "4z" in hand_codes(page, "concealed")
     expect(page.locator(f'#overlay g[data-index="{index}"]')).to_have_attribute("data-code", "9m")  # the correction stays
     page.locator('input[name="by"][value="self_draw"]').check()
+    scored(page)
     expect(page.locator("#score-error")).not_to_contain_text("not a flower")
     with page.expect_response("**/api/group"):
         page.select_option("#rules", "fuzhou")
@@ -914,8 +924,10 @@ def test_a_meld_claimed_from_the_seat_its_hand_is_moved_to_asks_its_source_again
     expect(kinds).to_have_text(["Pung ← Seat 3"])
     give_facts(page)
     page.select_option("#move-hand", "3")  # the photo was of seat 3's hand: its pung cannot be claimed from seat 3
+    read_again(page)
     expect(page.locator("#hand-title")).to_contain_text("Seat 3")
     expect(kinds).to_have_text(["Pung"])
+    scored(page)
     expect(page.locator("#score-error")).to_be_hidden()
     kinds.first.click()
     expect(page.locator("#meld-from")).to_have_value("")
@@ -1188,6 +1200,7 @@ def test_events_the_way_of_winning_rules_out_are_not_sent(browser, server):
     with page.expect_request("**/api/score") as request:
         page.select_option("#from", "2")
     assert request.value.post_data_json["win"]["flags"] == []
+    scored(page)
     expect(page.locator("#score-error")).to_be_hidden()
     page.locator('input[name="by"][value="self_draw"]').check()
     expect(page.locator("#flag-last_tile")).to_be_checked()  # kept for the way of winning that allows it
@@ -1479,14 +1492,16 @@ def test_undo_brings_back_the_streak_the_hand_was_scored_with(browser, server):
     page.fill("#streak", "3")
     page.locator("#streak").press("Tab")
     expect(page.locator("#score-body")).to_be_visible()
-    expect(page.locator("#score")).not_to_have_attribute("aria-busy", "true")  # the score with streak 3
-    scored = page.locator("#net-0").inner_text()
+    scored(page)  # the score with streak 3
+    net = page.locator("#net-0").inner_text()
     page.locator("#new-hand").click()
     page.fill("#streak", "4")  # the next hand's
     page.locator("#streak").press("Tab")
     page.locator("#undo").click()
     expect(page.locator("#streak")).to_have_value("3")
-    expect(page.locator("#net-0")).to_have_text(scored)
+    scored(page)
+    expect(page.locator("#score-body")).to_be_visible()
+    expect(page.locator("#net-0")).to_have_text(net)
     assert page.errors == []
 
 
@@ -1660,6 +1675,7 @@ def test_every_tap_target_on_a_phone_is_at_least_40_px(browser, server):
         assert small_targets(page) == [], lang
         page.locator('#meld-dialog button[value="done"]').click()
         page.locator("#lang").click()
+        scored(page)  # the score drawn again in the other language
     assert page.errors == []
 
 
@@ -1668,6 +1684,7 @@ def test_a_hand_photographed_with_the_wrong_seat_chosen_is_moved_to_its_seat(bro
     upload(page, "hand_004")  # seat 0 was chosen, but it is seat 2's hand
     read = hand_codes(page)
     page.select_option("#move-hand", "2")
+    read_again(page)
     expect(page.locator("#seat-tab-2")).to_have_attribute("aria-pressed", "true")
     expect(page.locator("#hand-title")).to_contain_text("Seat 2")
     expect(page.locator("#seat-tab-0")).to_contain_text("blank")
