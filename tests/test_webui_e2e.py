@@ -552,13 +552,13 @@ def test_another_seats_photo_is_read_as_a_hand_that_did_not_win_and_does_not_mov
     expect(page.locator("#winner")).to_have_value("0")
     expect(page.locator("#seat-tab-0 .badge:not(.dealer)")).to_have_text("won")
     expect(page.locator("#seat-tab-1 .badge:not(.dealer)")).to_have_count(0)
-    read_again = []
-    page.on("response", lambda response: "/api/group" in response.url and read_again.append(response))
+    regrouped = []
+    page.on("response", lambda response: "/api/group" in response.url and regrouped.append(response))
     with page.expect_response("**/api/group"):  # a drawn hand: nobody won, every hand is read so
         page.select_option("#winner", "none")
-    expect(page.locator("#hand")).not_to_have_attribute("aria-busy", "true")
+    read_again(page)
     page.wait_for_timeout(500)
-    assert read_again and all(response.json()["hand"]["win_tile"] is None for response in read_again)
+    assert regrouped and all(response.json()["hand"]["win_tile"] is None for response in regrouped)
     expect(page.locator('#groups [data-group="win"] .tile[data-code]')).to_have_count(0)
     assert page.errors == []
 
@@ -867,7 +867,7 @@ def test_words_for_players_not_codes(browser, server):
 def switch_rules(page: Page, rules: str) -> None:
     """Choose other rules and wait until every photographed hand is read again for them."""
     page.select_option("#rules", rules)
-    expect(page.locator("#hand")).not_to_have_attribute("aria-busy", "true")
+    read_again(page)
 
 
 def hold_first(page: Page, url: str) -> list:
@@ -1061,7 +1061,7 @@ def test_undo_after_a_rules_change_reads_the_hand_for_the_rules_now_chosen(brows
     switch_rules(page, "fuzhou")
     page.locator("#undo").click()
     expect(page.locator('#groups [data-group="flowers"] .tile[data-code="6z"]')).to_have_count(3)  # Fuzhou's grouping
-    expect(page.locator("#hand")).not_to_have_attribute("aria-busy", "true")
+    read_again(page)
     assert "6z" not in hand_codes(page, "concealed")
     assert page.errors == []
 
@@ -1114,7 +1114,7 @@ def test_a_correction_made_while_the_hand_is_read_again_stays(browser, server):
     page.locator('#groups [data-group="concealed"] .tile[data-code="8m"]').first.click()
     pick(page, "9m")
     regrouping.continue_()  # its answer is about the hand before the correction: asked again
-    expect(page.locator("#hand")).not_to_have_attribute("aria-busy", "true")
+    read_again(page)
     assert hand_codes(page).count("9m") == 1 and hand_codes(page).count("8m") == 2
     assert page.errors == []
 
@@ -1509,17 +1509,17 @@ def test_a_score_on_its_way_marks_the_one_shown_as_old(browser, server):
     page = open_page(browser, server, "fuzhou")
     type_hand(page, *FUZHOU_HAND)
     give_facts(page)
-    expect(page.locator("#score")).not_to_have_attribute("aria-busy", "true")
-    scored = page.locator("#net-0").inner_text()
+    scored(page)
+    net = page.locator("#net-0").inner_text()
     held = hold_first(page, "**/api/score")
     page.fill("#streak", "3")
     page.locator("#streak").press("Tab")
     answer = first_held(page, held)
     expect(page.locator("#score")).to_have_attribute("aria-busy", "true")
-    expect(page.locator("#net-0")).to_have_text(scored)  # still the old score, shown faded
+    expect(page.locator("#net-0")).to_have_text(net)  # still the old score, shown faded
     answer.continue_()
-    expect(page.locator("#score")).not_to_have_attribute("aria-busy", "true")
-    expect(page.locator("#net-0")).not_to_have_text(scored)
+    scored(page)
+    expect(page.locator("#net-0")).not_to_have_text(net)
     assert page.errors == []
 
 
