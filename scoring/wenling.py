@@ -422,7 +422,7 @@ class Wenling(Region):
         winner, reading = self.winner_result(table)
         seats = [winner if p.seat == win.player else self.non_winner_result(table, p) for p in table.players]
         outcome = bao_outcome(table)
-        bao = outcome and outcome["payer"]
+        bao = outcome["payer"] if outcome else None
         if bao is not None:
             kept = seats[bao]
             seats[bao] = SeatResult(bao, 0, "和", kept.items + (BAO.item(f"hand total {kept.total} counts 0"),),
