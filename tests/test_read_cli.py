@@ -134,6 +134,19 @@ def test_a_blurred_real_photo_is_read_whole(tmp_path: Path) -> None:
     assert (out["concealed"], out["win_tile"], out["problems"]) == ("234456678p55666z", "6p", [])
 
 
+def test_the_python_api_reads_a_photo_as_mjcam_read_does() -> None:
+    # README's `read_hand(read_photo(path), load_detector(), "daishan")`: the command's JSON less the file's facts
+    from vision.detector import load_detector
+    from vision.images import read_photo
+    from vision.read import read_hand
+
+    photo = valid_photo("hand_004")
+    read = read_hand(read_photo(photo), load_detector(), "daishan")
+    assert (read["concealed"], read["win_tile"], read["problems"]) == ("234456678p55666z", "6p", [])
+    told = json.loads(mjcam(str(photo), "--rules", "daishan", "--json").stdout)
+    assert read == {key: value for key, value in told.items() if key not in ("file", "width", "height", "rules")}
+
+
 def test_a_stretched_real_photo_whose_row_is_read_as_a_scrap_is_read_whole() -> None:
     # a close-up stretched to 640×640 (tiles 11 times taller than wide); the table's edge, boxed as a back, joins
     # the row, which then reads as no group either way up, and a quarter turn reads two tiles of two rows
