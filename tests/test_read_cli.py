@@ -147,6 +147,18 @@ def test_the_python_api_reads_a_photo_as_mjcam_read_does() -> None:
     assert read == {key: value for key, value in told.items() if key not in ("file", "width", "height", "rules")}
 
 
+def test_suggestions_come_likeliest_first_once_alike_ones_are_summed() -> None:
+    # hand_005 read for a seat that did not win: 14 tiles, one too many; dropping any one of three alike tiles makes
+    # the same hand, and that suggestion's summed probability must not leave it behind less likely ones
+    from vision.detector import load_detector
+    from vision.images import read_photo
+    from vision.read import read_hand
+
+    read = read_hand(read_photo(valid_photo("hand_005")), load_detector(), "daishan", seat=1, winner=False)
+    chances = [suggestion["probability"] for suggestion in read["suggestions"]]
+    assert len(chances) == 3 and chances == sorted(chances, reverse=True)
+
+
 def test_a_stretched_real_photo_whose_row_is_read_as_a_scrap_is_read_whole() -> None:
     # a close-up stretched to 640×640 (tiles 11 times taller than wide); the table's edge, boxed as a back, joins
     # the row, which then reads as no group either way up, and a quarter turn reads two tiles of two rows

@@ -156,7 +156,8 @@ def suggest(detections: Detections, layout: Layout, reading: HandReading, *, sea
     DOUBTFUL likeliest of those, and, when it holds one too many or a tile fits no group, dropping each
     tile of the hand; corrections weighing less than MIN_WEIGHT of the reading as it is are not
     tried, nor any beyond the ``corrections`` likeliest. Corrections that make the same hand (dropping any
-    one of three alike tiles) are one suggestion, the likeliest of them with their probabilities summed.
+    one of three alike tiles) are one suggestion, the likeliest of them with their probabilities summed;
+    the likeliest suggestion comes first.
     """
     size = reading.size
     want = reading.full_size
@@ -202,10 +203,9 @@ def suggest(detections: Detections, layout: Layout, reading: HandReading, *, sea
             alike[key][0] += weight
         else:
             alike[key] = [weight, changes, trial]
-    return tuple(
-        Suggestion(changes, weight / total, _describe(changes, tiles), trial.player, trial.win_tile)
-        for weight, changes, trial in list(alike.values())[:SUGGESTIONS]
-    )
+    likeliest = sorted(alike.values(), key=lambda merged: -merged[0])[:SUGGESTIONS]  # once summed, again
+    return tuple(Suggestion(changes, weight / total, _describe(changes, tiles), trial.player, trial.win_tile)
+                 for weight, changes, trial in likeliest)
 
 
 def _missing(reading: HandReading, *, seat: int, indicator: str | None,
