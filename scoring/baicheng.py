@@ -15,7 +15,7 @@ from typing import Any
 from scoring.hands import SEQUENCE, WHIRLWIND, Block, HandSpec, Reading, readings
 from scoring.items import Item, Rule
 from scoring.record import Player, RecordError, Table
-from scoring.region import MAX_STAKE, OptionInfo, Region, RegionInfo
+from scoring.region import DISCARD_PAYER_NAMES, MAX_STAKE, OptionInfo, Region, RegionInfo
 from scoring.result import Payment, Result, SeatResult, net_of, others, paying_seats
 from scoring.tiles import DRAGONS, format_tiles, is_flower, is_yaojiu, number, suit
 
@@ -31,10 +31,11 @@ INFO = RegionInfo(
         OptionInfo("model", "doubling", "choice",
                    "doubling: each 番 doubles (di × 2^番); linear: 4 or 2 角 per item, rounded up to whole 元",
                    "翻倍：每番乘 2；线性：庄四角、和庄无关四变二，每多一项加一份，抻直到整元",
-                   allowed=("doubling", "linear")),
+                   allowed=("doubling", "linear"), allowed_names=(("doubling", "翻倍"), ("linear", "线性"))),
         OptionInfo("discard_payer", "all", "choice",
                    "who pays a 点炮 win: all three others (the discarder +1 番), or the discarder alone",
-                   "点炮由谁支付：三家都付（点炮者多一番），或只由点炮者付", allowed=("all", "discarder")),
+                   "点炮由谁支付：三家都付（点炮者多一番），或只由点炮者付", allowed=("all", "discarder"),
+                   allowed_names=DISCARD_PAYER_NAMES),
         OptionInfo("beikaobei_always", False, "bool",
                    "a 门清 payer pays +1 番 even when the winner is not 站立",
                    "门清的输家总多输一番（否则只在胡牌者站立时）"),

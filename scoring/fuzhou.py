@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from scoring.hands import KIND_INDEX, Block, HandSpec, Reading, is_complete, readings
 from scoring.items import Item, Rule
 from scoring.record import Player, RecordError, Table
-from scoring.region import MAX_STAKE, OptionInfo, Region, RegionInfo
+from scoring.region import DISCARD_PAYER_NAMES, MAX_STAKE, OptionInfo, Region, RegionInfo
 from scoring.result import Payment, Result, SeatResult, net_of, paying_seats
 from scoring.tiles import FLOWERS, PLAYING_TILES, SUIT_BITS, format_tiles, is_honour, is_suited
 
@@ -35,7 +35,8 @@ INFO = RegionInfo(
         OptionInfo("di", 1, "int", "points per 底 (the table's stake)", "底番（每底的分数）", minimum=1, maximum=MAX_STAKE),
         OptionInfo("discard_payer", "all", "choice",
                    "who pays a 点炮 win: all three others, or the discarder alone",
-                   "点炮和由谁支付：三家都付，或只由点炮者付", allowed=("all", "discarder")),
+                   "点炮和由谁支付：三家都付，或只由点炮者付", allowed=("all", "discarder"),
+                   allowed_names=DISCARD_PAYER_NAMES),
         OptionInfo("event_specials_additive", True, "bool",
                    "an event win (天和, 抢金, 三金倒) adds up its specials (otherwise only the largest counts)",
                    "天和、抢金、三金倒时同时出现的特殊和法番数累加（否则只计最高的一种）"),

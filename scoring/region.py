@@ -25,13 +25,17 @@ NEAR_WINS = 3
 MAX_STAKE = 1_000_000
 """The largest stake or multiple an option takes (底, 花): a typing slip beyond it is refused, not scored."""
 
+DISCARD_PAYER_NAMES = (("all three others", "三家都付"), ("the discarder alone", "只由点炮者付"))
+"""How the page names the two values of a ``discard_payer`` option (Fuzhou, Baicheng): "all", "discarder"."""
+
 
 @dataclass(frozen=True)
 class OptionInfo:
     """One rule-variant switch of a region: name, default, type and a one-line description (en, zh).
 
     ``type`` is ``bool``, ``int`` (at least ``minimum``; at most ``maximum`` if given), ``choice`` (one of
-    ``allowed``) or ``flower_groups`` (two strings of four flowers that together hold all eight).
+    ``allowed``, named for players by ``allowed_names``: (English, Chinese) each) or ``flower_groups`` (two
+    strings of four flowers that together hold all eight).
     """
 
     name: str
@@ -40,6 +44,7 @@ class OptionInfo:
     description: str
     description_zh: str
     allowed: tuple[Any, ...] = ()
+    allowed_names: tuple[tuple[str, str], ...] = ()
     minimum: int | None = None
     maximum: int | None = None
 
@@ -69,6 +74,7 @@ class OptionInfo:
                "description": self.description, "description_zh": self.description_zh}
         if self.allowed:
             out["allowed"] = list(self.allowed)
+            out["allowed_names"] = [list(names) for names in self.allowed_names]
         if self.minimum is not None:
             out["minimum"] = self.minimum
         if self.maximum is not None:

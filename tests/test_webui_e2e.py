@@ -331,6 +331,20 @@ def test_two_tabs_keep_their_own_rules_and_options(browser, server):
     assert first.errors == [] and errors == []
 
 
+def test_a_choice_option_names_its_values_in_the_page_language(browser, server):
+    page = open_page(browser, server, "baicheng")
+    page.locator("#options-box summary").click()
+    expect(page.locator("#option-model option")).to_have_text(["doubling", "linear"])
+    expect(page.locator("#option-discard_payer option")).to_have_text(["all three others", "the discarder alone"])
+    page.select_option("#option-discard_payer", label="the discarder alone")
+    page.locator("#lang").click()
+    expect(page.locator("#option-model option")).to_have_text(["翻倍", "线性"])
+    expect(page.locator("#option-discard_payer option")).to_have_text(["三家都付", "只由点炮者付"])
+    expect(page.locator("#option-discard_payer")).to_have_value('"discarder"')  # the value kept, named anew
+    expect(page.locator("nav.thumb-bar")).to_have_attribute("aria-label", "快捷操作")
+    assert page.errors == []
+
+
 def test_chinese_interface_and_settings_are_remembered(browser, server):
     page = open_page(browser, server, "daishan")
     page.select_option("#dealer", "2")

@@ -135,6 +135,9 @@ function translatePage() {
   document.querySelectorAll("[data-i18n]").forEach((el) => {
     el.textContent = t(el.dataset.i18n);
   });
+  document.querySelectorAll("[data-i18n-label]").forEach((el) => {
+    el.setAttribute("aria-label", t(el.dataset.i18nLabel));
+  });
   $("lang").textContent = state.lang === "zh" ? "English" : "中文";
   $("lang").lang = state.lang === "zh" ? "en" : "zh";
 }
@@ -917,7 +920,10 @@ function renderRegionFields() {
       field.append(Object.assign(document.createElement("span"), { textContent: description }));
       if (option.type === "choice") {
         input = document.createElement("select");
-        option.allowed.forEach((a) => input.append(new Option(String(a), JSON.stringify(a), false, a === value)));
+        option.allowed.forEach((a, i) => {
+          const name = option.allowed_names?.[i]?.[state.lang === "zh" ? 1 : 0] ?? String(a); // named for players
+          input.append(new Option(name, JSON.stringify(a), false, a === value));
+        });
         input.addEventListener("change", () => set(input, JSON.parse(input.value)));
       } else if (option.type === "int") {
         input = document.createElement("input");
