@@ -905,6 +905,19 @@ def upload_held(page: Page, name: str):
     return first_held(page, held)
 
 
+def test_a_fourth_tile_added_to_a_pung_read_from_the_photo_makes_it_a_kong(browser, server):
+    page = open_page(browser, server, "daishan")
+    upload(page, "370280965")
+    kinds = page.locator(".meld-kind")
+    expect(kinds).to_have_text(["Pung ← Seat 2"])
+    code = page.locator('#groups [data-group="meld:0"] .tile[data-code]').first.get_attribute("data-code")
+    page.locator('#groups [data-group="meld:0"] .tile.add').click()
+    pick(page, code)
+    close_dialog(page)
+    expect(kinds).to_have_text(["Exposed kong ← Seat 2"])  # claimed from the same seat
+    assert page.errors == []
+
+
 def test_changing_the_rules_keeps_the_players_melds(browser, server):
     page = open_page(browser, server, "daishan")
     upload(page, "370280965")

@@ -234,11 +234,18 @@ function groupIds(h) {
   return ["concealed", "win", ...h.melds.map((_, i) => `meld:${i}`), "flowers"];
 }
 
-/** A new meld's kind follows its tiles (three alike: pung, four: kong, a run: chow) until the player sets it. */
+/**
+ * A new meld's kind follows its tiles (three alike: pung, four: kong, a run: chow) until the player sets it; a meld
+ * read or set as a pung that comes to hold four alike tiles is a kong, and a claimed kong left with three a pung.
+ */
 function guessMeldKind(meld) {
-  if (!meld.auto) return;
   const codes = meld.tiles.map((tile) => tile.code);
   const alike = codes.every((code) => code === codes[0]);
+  if (!meld.auto) {
+    if (alike && codes.length === 4 && meld.kind.startsWith("pung")) meld.kind = "kong";
+    else if (alike && codes.length === 3 && ["kong", "kong_added"].includes(meld.kind)) meld.kind = "pung";
+    return;
+  }
   if (alike && codes.length === 4) meld.kind = "kong";
   else if (alike) meld.kind = "pung";
   else if (codes.length === 4 && formatTiles(codes) === "1234z") meld.kind = "whirlwind";
