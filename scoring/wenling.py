@@ -511,7 +511,7 @@ BAO_NOTES = {
 def bao_outcome(table: Table) -> dict[str, Any] | None:
     """Whether 包三家 applies (spec §3.5 rule 3), for a record that gives ``context.bao`` (else None):
     ``payer`` (the discarder, or None), ``why`` (the first condition that fails: a key of BAO_NOTES) and its
-    ``note`` and ``note_zh``."""
+    ``note`` and ``note_zh``, which say when the fact that decided it was not given (a fact left out is false)."""
     if table.context.get("bao") is None:
         return None
     facts = {key: False for key in BAO_FACTS} | table.context["bao"]
@@ -523,6 +523,9 @@ def bao_outcome(table: Table) -> dict[str, Any] | None:
         elif table.options["bao_exempt_all_sheng"]:
             failed = "exempt_option"
     note, note_zh = BAO_NOTES[failed]
+    deciding = "discarder_tenpai" if failed == "exempt" else failed
+    if deciding in BAO_FACTS and deciding not in table.context["bao"]:  # said so, not told so
+        note, note_zh = f"{note} ({deciding} not given: taken as false)", f"{note_zh}（未给出 {deciding}，按否计）"
     return {"payer": None if failed else table.win.source, "why": failed, "note": note, "note_zh": note_zh}
 
 

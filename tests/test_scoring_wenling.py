@@ -358,6 +358,14 @@ def test_the_result_says_why_bao_does_not_apply():
     assert "bao" not in score_table(wenling("234p567s11s", "2p", "discard"))
 
 
+def test_the_result_says_when_the_bao_fact_that_decided_it_was_not_given():
+    left_out = {key: value for key, value in BAO.items() if key != "tile_was_sheng"}
+    assert bao_result(left_out)["bao"]["note"] == (
+        "no 包三家: the winning discard was not a 生张 (tile_was_sheng not given: taken as false)")
+    assert bao_result({"sheng_phase": True, "tile_was_sheng": True, "discarder_all_sheng": True})["bao"]["note_zh"] == (
+        "不包三家：放炮者手中全是生张且未听牌（未给出 discarder_tenpai，按否计）")
+
+
 def test_a_note_beside_the_four_bao_facts_is_ignored():
     assert bao_result(BAO | {"note": "agreed at the table"}) == bao_result(BAO)
 
