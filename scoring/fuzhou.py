@@ -50,6 +50,7 @@ INFO = RegionInfo(
     flags=("heaven", "rob_gold", "three_golds", "gold_kan"),
     indicator="金", indicator_name="jin (gold, wild)", asks=("dealer", "indicator"),
     indicator_flags=("rob_gold", "three_golds", "gold_kan"), reads_streak=True,
+    exclusive_flags=(("heaven", "rob_gold", "天和 wins before any tile is taken in"),),
     description="16 tiles (17 for the winner); 5 sets + pair; 金 wilds; winds and dragons are flowers; "
                 "each payer pays 花 + 金 + 连庄 + 5 (+ specials), ×2 on 自摸.",
 )
@@ -180,8 +181,6 @@ class Fuzhou(Region):
             return
         if "heaven" in win.flags and win.player != table.dealer:
             raise RecordError("flag heaven (天和) needs the dealer as the winner")
-        if {"heaven", "rob_gold"} <= win.flags:
-            raise RecordError("flags heaven and rob_gold exclude each other: 天和 wins before any tile is taken in")
         if "heaven" in win.flags and table.winner.has_claimed_meld:
             raise RecordError("flag heaven (天和) allows no claimed meld: the dealer wins before any discard")
         if "three_golds" in win.flags and self.golds(table) < 3:

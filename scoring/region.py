@@ -107,6 +107,7 @@ class RegionInfo:
     cannot show (``dealer``, ``indicator``). ``indicator_flags`` are the flags whose event needs the
     indicator given; ``reads_streak`` says whether `dealer_streak` is read (Fuzhou); ``wins_on_laid_aside``
     whether the winning tile may be one laid aside with the flowers (Wenling's 腊子 completed by a flower drawn).
+    ``exclusive_flags`` are pairs of flags whose events cannot happen together, each with why.
     """
 
     key: str
@@ -127,6 +128,7 @@ class RegionInfo:
     indicator_flags: tuple[str, ...] = ()
     reads_streak: bool = False
     wins_on_laid_aside: bool = False
+    exclusive_flags: tuple[tuple[str, str, str], ...] = ()
     description: str = ""
 
     @property
@@ -146,6 +148,7 @@ class RegionInfo:
             "indicator_win_flags": [flag for flag in self.flags if flag in INDICATOR_WIN_FLAGS],
             "indicator_flags": list(self.indicator_flags), "reads_streak": self.reads_streak,
             "wins_on_laid_aside": self.wins_on_laid_aside,
+            "exclusive_flags": [[first, second] for first, second, _ in self.exclusive_flags],
             "description": self.description,
         }
 
@@ -256,8 +259,8 @@ class Region:
                                   f"{self.info.key} rules need {' or '.join(map(str, allowed))} for {role}")
 
     def check_win(self, table: Table) -> None:
-        """The winner's tiles are given and hold the winning tile; each flag's event fits how the hand was won
-        and has the indicator it needs."""
+        """The winner's tiles are given and hold the winning tile; each flag's event fits how the hand was won,
+        has the indicator it needs and excludes none of the others."""
         win = table.win
         if win is None:
             return
@@ -282,6 +285,9 @@ class Region:
             if flag in INDICATOR_WIN_FLAGS and win.tile != table.indicator:
                 raise RecordError(f"flag {flag} needs win.tile to be the {self.info.indicator} indicator "
                                   f"{table.indicator}")
+        for first, second, why in self.info.exclusive_flags:
+            if {first, second} <= win.flags:
+                raise RecordError(f"flags {first} and {second} exclude each other: {why}")
 
     def win_tile_present(self, table: Table) -> bool:
         return table.win.tile in table.players[table.win.player].concealed

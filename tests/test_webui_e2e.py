@@ -1355,6 +1355,17 @@ def test_events_the_facts_rule_out_are_greyed_out(browser, server):
     assert page.errors == []
 
 
+def test_an_event_that_excludes_one_ticked_is_greyed_out(browser, server):
+    page = self_drawn(browser, server, "fuzhou", "123m456p789s11m234s567p", "1m")
+    page.select_option("#dealer", "0")
+    page.locator("#flag-heaven").check()
+    expect(page.locator("#flag-rob_gold")).to_be_disabled()
+    expect(page.locator("#flag-rob_gold-note")).to_contain_text("(not with")
+    page.locator("#flag-heaven").uncheck()
+    expect(page.locator("#flag-rob_gold")).to_be_enabled()
+    assert page.errors == []
+
+
 def test_a_fuzhou_event_of_the_gold_is_greyed_out_at_a_table_without_one(browser, server):
     page = self_drawn(browser, server, "fuzhou", "123m456p789s11m234s567p", "1m")
     page.locator("#flag-gold_kan").check()

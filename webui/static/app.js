@@ -376,7 +376,8 @@ const winFlags = () => state.flags.filter((flag) => region().flags.includes(flag
 
 /**
  * Why an event cannot apply to the facts given so far (the scorer's checks the page can make), or null: how it
- * is won and whether it needs the indicator come from the rules (`/api/regions`: flag_win_by, indicator_flags).
+ * is won, whether it needs the indicator and which events exclude it come from the rules (`/api/regions`: flag_win_by,
+ * indicator_flags, exclusive_flags).
  */
 function flagProblem(flag) {
   const { winner, by, from, dealer, indicator } = state;
@@ -392,6 +393,9 @@ function flagProblem(flag) {
     return t("flag_needs_indicator_win", { name: info.indicator });
   }
   if (flag === "after_special_kong" && !state.flags.includes("kong_replacement")) return t("flag_needs_flag", { flag: FLAG_NAMES.kong_replacement[state.lang] });
+  const excludes = (other) => other !== flag && info.exclusive_flags.some((pair) => pair.includes(flag) && pair.includes(other));
+  const rival = state.flags.includes(flag) ? undefined : state.flags.find(excludes);
+  if (rival) return t("flag_excludes", { flag: FLAG_NAMES[rival]?.[state.lang] ?? rival });
   return null;
 }
 
