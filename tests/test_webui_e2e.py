@@ -577,6 +577,27 @@ def test_another_seats_photo_is_read_as_a_hand_that_did_not_win_and_does_not_mov
     assert page.errors == []
 
 
+def test_a_hand_the_rules_do_not_score_is_not_checked_for_its_size(browser, server):
+    # Daishan scores the winner alone: seat 1's photo (14 tiles, one too many as read) is sent as unknown
+    page = open_page(browser, server, "daishan")
+    upload(page, "hand_004")
+    page.locator('input[name="by"][value="discard"]').check()
+    page.select_option("#from", "1")
+    scored(page)
+    net = page.locator("#net-0").inner_text()
+    page.locator("#seat-tab-1").click()
+    upload(page, "hand_005")
+    scored(page)
+    expect(page.locator("#score-body")).to_be_visible()  # not refused for seat 1's size
+    expect(page.locator("#net-0")).to_have_text(net)
+    page.select_option("#winner", "none")  # a drawn hand: no hand is scored
+    read_again(page)
+    scored(page)
+    expect(page.locator("#score-body")).to_be_visible()
+    expect(page.locator("#net-0")).to_have_text("0")
+    assert page.errors == []
+
+
 def test_another_seats_photo_of_a_winning_hand_asks_whether_that_seat_won(browser, server, tmp_path):
     from datasets.synth import generate_scene
 

@@ -321,8 +321,10 @@ function composeRecord() {
   if (state.winner !== null && !state.hands[state.winner].win) return { needed: t("problem_no_win", { seat: seatLabel(state.winner) }) };
   const missing = missingFacts();
   if (missing.length) return { needed: t("score_needs", { facts: missing.map(factName).join(t("list_sep")) }) };
-  const players = state.hands.map((h) => ({
-    concealed: formatTiles([...h.concealed, ...(h.win && !h.win.aside ? [h.win] : [])].map((tile) => tile.code)),
+  // a hand the rules do not score is sent as unknown ("concealed": ""), its melds and flowers kept (table-format.md)
+  const scored = (seat) => seat === state.winner || (state.winner !== null && info.scores_non_winners);
+  const players = state.hands.map((h, seat) => ({
+    concealed: scored(seat) ? formatTiles([...h.concealed, ...(h.win && !h.win.aside ? [h.win] : [])].map((tile) => tile.code)) : "",
     melds: h.melds.filter((m) => m.tiles.length).map(meldRecord),
     flowers: formatTiles([...h.flowers, ...(h.win?.aside ? [h.win] : [])].map((tile) => tile.code)),
   }));
