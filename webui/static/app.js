@@ -323,8 +323,9 @@ function composeRecord() {
   if (missing.length) return { needed: t("score_needs", { facts: missing.map(factName).join(t("list_sep")) }) };
   // a hand the rules do not score is sent as unknown ("concealed": ""), its melds and flowers kept (table-format.md)
   const scored = (seat) => seat === state.winner || (state.winner !== null && info.scores_non_winners);
+  const held = (h) => [...h.concealed, ...(h.win && !h.win.aside ? [h.win] : [])].map((tile) => tile.code);
   const players = state.hands.map((h, seat) => ({
-    concealed: scored(seat) ? formatTiles([...h.concealed, ...(h.win && !h.win.aside ? [h.win] : [])].map((tile) => tile.code)) : "",
+    concealed: scored(seat) ? formatTiles(held(h)) : "",
     melds: h.melds.filter((m) => m.tiles.length).map(meldRecord),
     flowers: formatTiles([...h.flowers, ...(h.win?.aside ? [h.win] : [])].map((tile) => tile.code)),
   }));
