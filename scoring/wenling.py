@@ -426,7 +426,8 @@ class Wenling(Region):
         if bao is not None:
             kept = seats[bao]
             seats[bao] = SeatResult(bao, 0, "和", kept.items + (BAO.item(f"hand total {kept.total} counts 0"),),
-                                    {**kept.extra, "hand_total": kept.total, "bao": True})
+                                    {**kept.extra, "hand_total": kept.total, "bao": True,
+                                     "formula": f"{kept.extra['formula']} → 0 (包三家)"})
         payments = _settle(win.player, [s.total for s in seats], bao)
         return Result(self.info.key, net_of(payments), tuple(payments), tuple(seats), win.player, self.info.unit,
                       reading.describe() if reading else None, {"bao": outcome} if outcome else {})
