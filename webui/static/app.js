@@ -351,9 +351,11 @@ function composeRecord() {
 
 /**
  * The facts that only the player can give and has not: how a win was won and from whom, those the rules ask
- * (`asks`: the dealer, the indicator), and the dealer or the indicator when an event ticked depends on it. Nothing is assumed.
+ * (`asks`: the dealer, the indicator), and the dealer or the indicator when an event ticked depends on it; none for a
+ * drawn hand. Nothing is assumed.
  */
 function missingFacts() {
+  if (state.winner === null) return []; // a drawn hand: nothing is paid, so nothing is asked
   const asked = new Set(region().asks);
   if (winFlags().some((flag) => region().dealer_flags.includes(flag))) asked.add("dealer");
   if (winFlags().some((flag) => region().indicator_flags.includes(flag))) asked.add("indicator");
