@@ -590,23 +590,24 @@ def test_a_hand_the_rules_do_not_score_is_not_checked_for_its_size(browser, serv
     scored(page)
     expect(page.locator("#score-body")).to_be_visible()  # not refused for seat 1's size
     expect(page.locator("#net-0")).to_have_text(net)
-    page.select_option("#winner", "none")  # a drawn hand: no hand is scored
-    read_again(page)
-    scored(page)
-    expect(page.locator("#score-body")).to_be_visible()
-    expect(page.locator("#net-0")).to_have_text("0")
+    scored_as_drawn(page)  # no hand is scored
     assert page.errors == []
 
 
 def test_a_drawn_hand_is_scored_without_asking_for_the_dealer_or_the_gold(browser, server):
     page = open_page(browser, server, "fuzhou")
     upload(page, "hand_009")
+    scored_as_drawn(page)  # 和局: nothing is paid, whoever dealt and whatever the 金
+    assert page.errors == []
+
+
+def scored_as_drawn(page: Page) -> None:
+    """Make the hand a drawn one (no winner) and check that it is scored: nothing paid."""
     page.select_option("#winner", "none")
     read_again(page)
     scored(page)
-    expect(page.locator("#score-body")).to_be_visible()  # 和局: nothing is paid, whoever dealt and whatever the 金
+    expect(page.locator("#score-body")).to_be_visible()
     expect(page.locator("#net-0")).to_have_text("0")
-    assert page.errors == []
 
 
 def test_another_seats_photo_of_a_winning_hand_asks_whether_that_seat_won(browser, server, tmp_path):
