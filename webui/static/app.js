@@ -359,7 +359,7 @@ function missingFacts() {
   const asked = new Set(region().asks);
   if (winFlags().some((flag) => region().dealer_flags.includes(flag))) asked.add("dealer");
   if (winFlags().some((flag) => region().indicator_flags.includes(flag))) asked.add("indicator");
-  const keys = [...(state.winner === null ? [] : [state.by === null ? "win.by" : "win.from"]), ...asked];
+  const keys = [state.by === null ? "win.by" : "win.from", ...asked];
   return keys.filter((key) => !factGiven(key));
 }
 
