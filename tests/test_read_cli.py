@@ -17,7 +17,9 @@ from scoring import score_table
 from scoring.tiles import parse_tiles
 from tests.test_grouping import laid, row
 from vision.grouping import group_hand
-from vision.detector import CLASSIFIER_MODEL, DETECTOR_MODEL
+from vision.detector import CLASSIFIER_MODEL, DETECTOR_MODEL, TileDetector, load_detector
+from vision.images import read_photo
+from vision.read import read_hand
 from vision.read_cli import ReadError, table_record
 
 MJCAM = Path(sys.executable).parent / "mjcam"
@@ -134,27 +136,25 @@ def test_a_blurred_real_photo_is_read_whole(tmp_path: Path) -> None:
     assert (out["concealed"], out["win_tile"], out["problems"]) == ("234456678p55666z", "6p", [])
 
 
-def test_the_python_api_reads_a_photo_as_mjcam_read_does() -> None:
-    # README's `read_hand(read_photo(path), load_detector(), "daishan")`: the command's JSON less the file's facts
-    from vision.detector import load_detector
-    from vision.images import read_photo
-    from vision.read import read_hand
+@pytest.fixture(scope="module")
+def detector() -> TileDetector:
+    """The bundled models, loaded once, as README's Python API loads them."""
+    return load_detector()
 
+
+def test_the_python_api_reads_a_photo_as_mjcam_read_does(detector: TileDetector) -> None:
+    # README's `read_hand(read_photo(path), load_detector(), "daishan")`: the command's JSON less the file's facts
     photo = valid_photo("hand_004")
-    read = read_hand(read_photo(photo), load_detector(), "daishan")
+    read = read_hand(read_photo(photo), detector, "daishan")
     assert (read["concealed"], read["win_tile"], read["problems"]) == ("234456678p55666z", "6p", [])
     told = json.loads(mjcam(str(photo), "--rules", "daishan", "--json").stdout)
     assert read == {key: value for key, value in told.items() if key not in ("file", "width", "height", "rules")}
 
 
-def test_suggestions_come_likeliest_first_once_alike_ones_are_summed() -> None:
+def test_suggestions_come_likeliest_first_once_alike_ones_are_summed(detector: TileDetector) -> None:
     # hand_005 read for a seat that did not win: 14 tiles, one too many; dropping any one of three alike tiles makes
     # the same hand, and that suggestion's summed probability must not leave it behind less likely ones
-    from vision.detector import load_detector
-    from vision.images import read_photo
-    from vision.read import read_hand
-
-    read = read_hand(read_photo(valid_photo("hand_005")), load_detector(), "daishan", seat=1, winner=False)
+    read = read_hand(read_photo(valid_photo("hand_005")), detector, "daishan", seat=1, winner=False)
     chances = [suggestion["probability"] for suggestion in read["suggestions"]]
     assert len(chances) == 3 and chances == sorted(chances, reverse=True)
 
