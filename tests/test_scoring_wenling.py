@@ -244,6 +244,14 @@ def test_lazi_by_a_laid_tile_must_be_self_drawn():
         hand(LOOSE, "4f", melds_text="c123m", flowers="1234f")
 
 
+def test_an_incomplete_lazi_won_on_a_discard_is_refused_naming_the_rule():
+    with pytest.raises(RecordError, match="need 17 for the winner; a 腊子 wins without a complete hand only when "
+                                          "self-drawn"):
+        hand(LOOSE, "1p", melds_text="c123m", flowers="1234f")
+    with pytest.raises(RecordError, match="need 17 for the winner$"):  # no 腊子: the plain line
+        hand(LOOSE, "1p", melds_text="c123m", flowers="123f")
+
+
 def test_lazi_four_winds_in_a_reading():
     # 111z 222z 333z 44z + 123m 456m: all four winds, 得 not needed
     seat = hand("111z222z333z44z", "4z", melds_text="c123m c456m")

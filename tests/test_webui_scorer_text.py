@@ -51,6 +51,9 @@ CASES = {
     "no whirlwinds": (daishan("123456789m55s", melds_text="w1234z"), "岱山麻将没有旋风杠（1号位的第1组副露）"),
     "a flower in the hand": (daishan("123456789m123p5s1f"), "1号位的暗牌中有花牌「春」：花牌应放在花牌一栏"),
     "no flower among the flowers": (daishan(flowers="1m"), "1号位的花牌中有「一萬」，它不是花牌"),
+    "an incomplete 腊子 on a discard": (wenling("1357p2468s13467z", "1p", melds_text="c123m", flowers="1234f"),
+                                        "1号位有 16 张牌（暗牌加每组副露三张）；温岭麻将和牌的一家应有 17 张：腊子不成和牌型也能和只限自摸"
+                                        "（「可立即和牌」），点和须成完整的和牌"),
     "a 得 won on a discard": (wenling("234p567s1s9p", "9p"), "和牌张「九筒」是得：打出的得不能和"),
     "a special tile in the hand": (wenling("234p567s1s5z"), "1号位的暗牌中有特殊牌「白」：特殊牌应放在花牌一栏"),
     "a 得 among the flowers": (wenling(flowers="9p"), "1号位的花牌中有「九筒」，它是得：得留在暗牌中"),

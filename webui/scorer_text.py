@@ -66,6 +66,11 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
     _row(r"{SEAT} holds (?P<k>\d+) tiles \(concealed \+ 3 per meld\); {RULES} rules need (?P<want>\d+(?: or \d+)*) "
          r"for (?P<role>the winner|a non-winner)",
          "{seat}号位有 {k} 张牌（暗牌加每组副露三张）；{rules}麻将{role}应有 {want} 张"),
+    _row(r"{SEAT} holds (?P<k>\d+) tiles \(concealed \+ 3 per meld\); {RULES} rules need (?P<want>\d+) for the winner; "
+         r"a 腊子 wins without a complete hand only when self-drawn \(「可立即和牌」\): won on a discard, the hand must "
+         r"be complete",
+         "{seat}号位有 {k} 张牌（暗牌加每组副露三张）；{rules}麻将和牌的一家应有 {want} 张：腊子不成和牌型也能和只限自摸"
+         "（「可立即和牌」），点和须成完整的和牌"),
     _row(r"(?P<k>\d+) copies of (?P<tiles>{TILE}) on the table \(at most (?P<limit>\d+); counting concealed tiles, "
          r"melds, flowers and the indicator\)",
          "桌上有 {k} 张{tiles}（最多 {limit} 张；暗牌、副露、花牌和指示牌都算在内）"),
