@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from scoring.record import DEALER_FLAGS, FLAG_WIN_BY, INDICATOR_WIN_FLAGS, RecordError, Table, whole_number
+from scoring.record import DEALER_FLAGS, FLAG_WIN_BY, INDICATOR_WIN_FLAGS, Player, RecordError, Table, whole_number
 from scoring.result import Result
 from scoring.tiles import FLOWERS, PLAYING_TILES, TILE_INDEX, TileError, brief, format_tiles, is_flower, parse_tiles
 
@@ -256,7 +256,12 @@ class Region:
             if p.size not in allowed:
                 role = "the winner" if table.win and table.win.player == p.seat else "a non-winner"
                 raise RecordError(f"players[{p.seat}] holds {p.size} tiles (concealed + 3 per meld); "
-                                  f"{self.info.key} rules need {' or '.join(map(str, allowed))} for {role}")
+                                  f"{self.info.key} rules need {' or '.join(map(str, allowed))} for {role}"
+                                  f"{self.size_reason(table, p)}")
+
+    def size_reason(self, table: Table, p: Player) -> str:
+        """Why a hand of a wrong size may have been thought right, appended to the size refusal ("" for none)."""
+        return ""
 
     def check_win(self, table: Table) -> None:
         """The winner's tiles are given and hold the winning tile; each flag's event fits how the hand was won,

@@ -325,19 +325,14 @@ class Wenling(Region):
         if "after_special_kong" in flags and not specials & set(winner.flowers):
             raise RecordError("flag after_special_kong needs a special tile laid aside by the winner")
 
-    def check_sizes(self, table: Table) -> None:
-        """As every region's, naming the rule when a winner short of a complete hand holds a 腊子 won on a discard."""
-        try:
-            super().check_sizes(table)
-        except RecordError as error:
-            win, p = table.win, table.winner
-            if (win is None or win.self_drawn or p.concealed is None or p.size != self.info.hand_size
-                    or not str(error).startswith(f"players[{p.seat}] ")):
-                raise
-            if not _instant_lazi(p, self._seat(table, p.seat)):
-                raise
-            raise RecordError(f"{error}; a 腊子 wins without a complete hand only when self-drawn (「可立即和牌」): "
-                              f"won on a discard, the hand must be complete") from None
+    def size_reason(self, table: Table, p: Player) -> str:
+        """A winner short of a complete hand who holds a 腊子 but won on a discard: that 腊子 needs a self-draw."""
+        win = table.win
+        if (win is None or win.player != p.seat or win.self_drawn or p.size != self.info.hand_size
+                or not _instant_lazi(p, self._seat(table, p.seat))):
+            return ""
+        return ("; a 腊子 wins without a complete hand only when self-drawn (「可立即和牌」): won on a discard, "
+                "the hand must be complete")
 
     def allowed_sizes(self, table: Table, seat: int) -> tuple[int, ...]:
         """17 for the winner (spec §1); an instant 腊子 (self-drawn, no complete hand needed) may also hold 16,
