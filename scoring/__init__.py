@@ -7,6 +7,7 @@ Public API:
   [{name, name_zh, rule, value, unit, citation}]}], ``winner``, ``unit`` and, for a won hand, the
   winner's chosen ``reading`` (blocks as tile strings, wilds and the winning tile marked).
 - ``validate_table(record) -> Table``: the parsed, checked record; ``RecordError`` otherwise.
+- ``score_valid_table(table) -> dict``: the result object of a table `validate_table` gave.
 - ``RecordError`` (a ValueError): every invalid record, with one line naming the problem.
 - ``is_winning_hand(rules, concealed, melds, indicator=None, options=None, flowers="", *, seat=0, dealer=0)``:
   whether the tiles (winner's size) form a legal self-drawn win of that seat, wilds considered; no settlement.
@@ -35,7 +36,7 @@ from scoring.region import NoWin, Region, RegionInfo
 from scoring.tiles import brief
 
 __all__ = ["REGIONS", "RecordError", "RegionInfo", "Table", "check_setting", "is_winning_hand", "laid_aside",
-           "score_table", "validate_table"]
+           "score_table", "score_valid_table", "validate_table"]
 
 
 def _load_regions() -> dict[str, Region]:
@@ -103,7 +104,11 @@ def laid_aside(rules: Any, indicator: Any = None, options: Any = None) -> frozen
 
 def score_table(record: Any) -> dict[str, Any]:
     """Score a table record: the result object of table-format.md (see the module doc)."""
-    table = validate_table(record)
+    return score_valid_table(validate_table(record))
+
+
+def score_valid_table(table: Table) -> dict[str, Any]:
+    """Score a table `validate_table` gave: the result object of table-format.md."""
     return _REGIONS[table.rules].score(table).to_dict()
 
 

@@ -10,7 +10,7 @@ import json
 import sys
 from typing import Any
 
-from scoring import REGIONS, score_table
+from scoring import REGIONS, Table, score_valid_table, validate_table
 from scoring.record import MAX_RECORD_BYTES, load_json, record_too_large
 from scoring.tiles import seat_wind
 
@@ -25,15 +25,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        record = _read(args.file)
-        result = score_table(record)
+        table = validate_table(_read(args.file))
     except (OSError, ValueError) as error:  # RecordError and JSON errors are ValueErrors
         print(f"mjcam score: {error}", file=sys.stderr)
         return 2
+    result = score_valid_table(table)
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=1))
     else:
-        print(breakdown(record, result))
+        print(breakdown(table, result))
     return 0
 
 
@@ -54,26 +54,28 @@ def _read(path: str) -> Any:
     return load_json(data, source)
 
 
-def breakdown(record: dict, result: dict) -> str:
-    """The result for people: the win, each seat's items and total, the payments and the net."""
+def breakdown(table: Table, result: dict) -> str:
+    """The result for people: the win, the indicator, each seat's items and total, the payments and the net."""
     info = REGIONS[result["rules"]]
-    dealer = record["dealer"]
     lines = [f"{info.name} {info.name_zh}"]
-    win = record.get("win")
+    win = table.win
     if win is None:
         paid = "only what the payments below list is paid" if result["payments"] else "nothing is paid"
         lines.append(f"No winner: {result.get('note', 'drawn hand')}, {paid}.")
     else:
-        how = _METHODS[win["by"]].format(win.get("from"))
-        lines.append(f"P{win['player']} wins {how} with {win['tile']}"
-                     + (f" ({', '.join(win['flags'])})" if win.get("flags") else ""))
+        how = _METHODS[win.by].format(win.source)
+        flags = f" ({', '.join(sorted(win.flags))})" if win.flags else ""
+        lines.append(f"P{win.player} wins {how} with {win.tile}{flags}")
+        if info.indicator:
+            lines.append(f"{info.indicator} indicator: {table.indicator}" if table.indicator else
+                         f"No {info.indicator} indicator given: scored without {info.indicator}")
         if result.get("reading"):
             lines.append("Reading: " + "  ".join(_block(b) for b in result["reading"]))
     for seat in result["players"]:
         if not seat["items"] and not seat["total"]:
             continue
         role = " (winner)" if seat["seat"] == result["winner"] else ""
-        wind = _WIND_NAMES[seat_wind(seat["seat"], dealer)]
+        wind = _WIND_NAMES[seat_wind(seat["seat"], table.dealer)]
         lines.append("")
         lines.append(f"P{seat['seat']} {wind}{role}: {_number(seat['total'])} {seat['unit']}"
                      + (f"   {seat['formula']}" if seat.get("formula") else ""))

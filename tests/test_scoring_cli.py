@@ -40,6 +40,26 @@ def test_readable_breakdown():
     assert done.stdout.rstrip().endswith("Net: P0 -14  P1 +42  P2 -14  P3 -14")
 
 
+
+def test_seats_written_as_whole_floats_read_as_seats():
+    record = json.loads((EXAMPLES / "F1.json").read_text())
+    as_ints = mjcam("-", stdin=json.dumps(record))
+    record["dealer"] = float(record["dealer"])
+    record["win"] |= {"player": float(record["win"]["player"]), "from": float(record["win"]["from"])}
+    as_floats = mjcam("-", stdin=json.dumps(record))
+    assert as_floats.returncode == 0, as_floats.stderr
+    assert as_floats.stdout == as_ints.stdout and "P1 wins on a discard from P3 with 5s" in as_floats.stdout
+
+
+@pytest.mark.parametrize("indicator, line", [
+    ("5s", "金 indicator: 5s"), (None, "No 金 indicator given: scored without 金"),
+])
+def test_the_breakdown_says_which_indicator_it_scored_with(indicator, line):
+    record = json.loads((EXAMPLES / "F3a.json").read_text()) | {"indicator": indicator}
+    done = mjcam("-", stdin=json.dumps(record))
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[2] == line
+
 @pytest.mark.parametrize("tile_was_sheng, line", [
     (True, "包三家 applies: the discarder pays for everyone (P0)."),
     (False, "no 包三家: the winning discard was not a 生张."),

@@ -171,7 +171,7 @@ def table_record(reading: Any, args: argparse.Namespace, indicator: str | None,
 def _score(record: dict[str, Any], reading: Any, detections: Any, as_json: bool, win_given: bool) -> int:
     """Print the score of the record (rc 0), or why the hand as read cannot be scored (rc 1: its problems,
     but for the winning tile not set apart when ``win_given``; rc 2: the facts given are at fault)."""
-    from scoring import RecordError, score_table
+    from scoring import RecordError, score_valid_table, validate_table
     from scoring.cli import breakdown
     from vision.consistency import NO_WINNING_TILE
 
@@ -182,14 +182,15 @@ def _score(record: dict[str, Any], reading: Any, detections: Any, as_json: bool,
         print(f"mjcam read: the hand as read is no legal win: {'; '.join(problems)}{fix}", file=sys.stderr)
         return 1
     try:
-        result = score_table(record)
+        table = validate_table(record)
     except RecordError as error:  # the hand passed the reader's checks: the facts given are at fault
         print(f"mjcam read: cannot score: {error}", file=sys.stderr)
         return 2
+    result = score_valid_table(table)
     if as_json:
         print(json.dumps({"record": record, "result": result}, ensure_ascii=False))
     else:
-        print(describe(reading, detections, asking=False) + "\n\n" + breakdown(record, result))
+        print(describe(reading, detections, asking=False) + "\n\n" + breakdown(table, result))
     return 0
 
 
