@@ -51,12 +51,16 @@ def test_photos_of_the_same_stem_get_one_annotated_copy_each(tmp_path, capsys):
 
 
 def test_a_failed_annotated_write_is_one_line_and_exit_1_after_the_others(tmp_path, capsys):
-    (tmp_path / "out" / "hand.jpg").mkdir(parents=True)
-    shutil.copy(PHOTO, tmp_path / "hand.jpg")
+    stem = "h" * 251  # STEM.jpg fits a file name (255 bytes at most) but STEM-2.jpg does not
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / f"{stem}.jpg").write_bytes(b"a photo of yours")
+    shutil.copy(PHOTO, tmp_path / f"{stem}.png")
     shutil.copy(PHOTO, tmp_path / "other.jpg")
-    status, out, err = detect(capsys, tmp_path / "hand.jpg", tmp_path / "other.jpg", "--annotate", tmp_path / "out")
+    status, out, err = detect(capsys, tmp_path / f"{stem}.png", tmp_path / "other.jpg", "--annotate", tmp_path / "out")
     assert (status, len(out)) == (1, 2)
-    assert err == [f"mjcam detect: {tmp_path / 'out' / 'hand.jpg'}: cannot write the annotated photo (Is a directory)"]
+    failed = tmp_path / "out" / f"{stem}-2.jpg"
+    assert err == [f"mjcam detect: {failed}: cannot write the annotated photo (File name too long)"]
+    assert (tmp_path / "out" / f"{stem}.jpg").read_bytes() == b"a photo of yours"
     assert (tmp_path / "out" / "other.jpg").is_file()
 
 
@@ -182,22 +186,30 @@ def test_a_fifo_is_refused_without_waiting(tmp_path):
 
 def test_an_annotated_copy_never_writes_over_a_photo_of_a_fallback_name(tmp_path, capsys):
     """`detect c/hand.jpg --annotate c`: the copy cannot be hand.jpg (the photo read), and hand-2.jpg is someone's
-    photo: it goes to hand-3.jpg. A plain older DIR/STEM.jpg is still replaced, as re-runs expect."""
+    photo: it goes to hand-3.jpg."""
     shutil.copy(PHOTO, tmp_path / "hand.jpg")
     (tmp_path / "hand-2.jpg").write_bytes(b"a photo of the cat")
     (tmp_path / "hand-3.jpg").symlink_to(tmp_path / "nowhere.jpg")  # a link pointing nowhere is taken too
-    (tmp_path / "out").mkdir()
-    (tmp_path / "out" / "hand.jpg").write_bytes(b"an older copy")
     status, out, err = detect(capsys, tmp_path / "hand.jpg", "--annotate", tmp_path)
     assert (status, len(out), err) == (0, 1, [])
     assert (tmp_path / "hand.jpg").read_bytes() == PHOTO.read_bytes()
     assert (tmp_path / "hand-2.jpg").read_bytes() == b"a photo of the cat"
     assert not (tmp_path / "nowhere.jpg").exists()
-    assert (tmp_path / "hand-4.jpg").read_bytes()[:3] == b"\xff\xd8\xff"
-    status, out, err = detect(capsys, tmp_path / "hand.jpg", "--annotate", tmp_path / "out")
-    assert (status, len(out), err) == (0, 1, [])
-    assert [p.name for p in (tmp_path / "out").iterdir()] == ["hand.jpg"]
-    assert (tmp_path / "out" / "hand.jpg").read_bytes()[:3] == b"\xff\xd8\xff"
+    assert cv2.imread(str(tmp_path / "hand-4.jpg")).shape == cv2.imread(str(PHOTO)).shape
+
+
+def test_a_re_run_replaces_its_own_copies_but_not_a_photo_of_the_same_name(tmp_path, capsys):
+    (tmp_path / "a").mkdir()
+    (tmp_path / "out").mkdir()
+    shutil.copy(PHOTO, tmp_path / "a" / "hand.jpg")
+    shutil.copy(PHOTO, tmp_path / "a" / "hand.webp")
+    shutil.copy(PHOTO, tmp_path / "out" / "hand.jpg")  # a photo of yours, not a copy --annotate wrote
+    for _ in range(2):
+        status, out, err = detect(capsys, tmp_path / "a" / "hand.jpg", tmp_path / "a" / "hand.webp",
+                                  "--annotate", tmp_path / "out")
+        assert (status, len(out), err) == (0, 2, [])
+        assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["hand-2.jpg", "hand-3.jpg", "hand.jpg"]
+    assert (tmp_path / "out" / "hand.jpg").read_bytes() == PHOTO.read_bytes()
 
 
 @pytest.mark.parametrize("shape", [(3, 20000), (20000, 3), (1, 10000), (8000, 20)])

@@ -4,6 +4,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import struct
 import sys
 from pathlib import Path
 
@@ -15,6 +16,9 @@ import numpy as np
 from vision.detections import BACK, DOUBTFUL_CONFIDENCE, Detections
 
 MAX_THREADS = 64
+COPY_MARK = b"mjcam detect --annotate"
+"""The JPEG comment that marks an annotated copy: only a file that starts with it is ever written over."""
+_COPY_START = b"\xff\xd8\xff\xfe" + struct.pack(">H", len(COPY_MARK) + 2) + COPY_MARK
 
 
 def annotate(photo: Photo, detections: Detections) -> np.ndarray:
@@ -69,16 +73,30 @@ def _file_ids(*paths: Path) -> set[tuple[int, int]]:
     return ids
 
 
+def annotated_jpeg(image: np.ndarray) -> bytes:
+    """``image`` as a JPEG that starts with the comment `COPY_MARK` (a comment before JFIF's APP0: read as usual)."""
+    return _COPY_START + cv2.imencode(".jpg", image)[1].tobytes()[2:]
+
+
+def _earlier_copy(path: Path) -> bool:
+    """Whether ``path`` is a regular file (not a link) that an earlier ``--annotate`` wrote: it starts with the mark."""
+    try:
+        if not path.is_file() or path.is_symlink():
+            return False
+        with open(path, "rb") as file:
+            return file.read(len(_COPY_START)) == _COPY_START
+    except OSError:
+        return False
+
+
 def annotated_path(folder: Path, photo: Path, kept: set[tuple[int, int]]) -> Path:
-    """``folder/STEM.jpg`` (an older file of that name replaced) unless it is one of the files ``kept`` (by device
-    and inode: the photos read and the copies already written, never to be written over); else the first of
-    ``STEM-2.jpg``, ``STEM-3.jpg``… that does not exist (such a name may be a user's photo: never written over)."""
-    path = folder / f"{photo.stem}.jpg"
-    if not _file_ids(path) & kept:
-        return path
-    n = 2
-    while os.path.lexists(path := folder / f"{photo.stem}-{n}.jpg"):  # a link too, even one pointing nowhere
+    """The first of ``folder/STEM.jpg``, ``STEM-2.jpg``, ``STEM-3.jpg``… that does not exist or is a copy an earlier
+    run wrote (`annotated_jpeg`) and not one of the files ``kept`` (by device and inode: the photos read and this
+    run's copies). Any other file, a photo of yours, is never written over."""
+    path, n = folder / f"{photo.stem}.jpg", 1
+    while os.path.lexists(path) and not (_earlier_copy(path) and not _file_ids(path) & kept):
         n += 1
+        path = folder / f"{photo.stem}-{n}.jpg"
     return path
 
 
@@ -86,7 +104,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("photos", nargs="+", type=Path, metavar="PHOTO")
     parser.add_argument("--json", action="store_true", help="one JSON object per photo per line")
     parser.add_argument("--annotate", type=Path, metavar="DIR",
-                        help="write each photo with boxes and names drawn, as DIR/STEM.jpg (STEM-2.jpg… if taken)")
+                        help="write each photo with boxes and names drawn, as DIR/STEM.jpg (STEM-2.jpg… if taken "
+                        "by a file not written by --annotate)")
     from vision.detector import DetectorSettings
 
     default = DetectorSettings()
@@ -138,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
         if args.annotate:
             target = annotated_path(args.annotate, path, kept)
             try:
-                target.write_bytes(cv2.imencode(".jpg", annotate(photo, detections))[1].tobytes())
+                target.write_bytes(annotated_jpeg(annotate(photo, detections)))
             except OSError as error:
                 print(f"mjcam detect: {target}: cannot write the annotated photo ({error.strerror})", file=sys.stderr)
                 failures += 1
