@@ -105,6 +105,11 @@ class Detections:
             for i in range(len(self))
         ]
 
+    def rounded(self) -> Detections:
+        """The detections as `to_json` gives them (boxes to 0.1 pixel, angles to 0.1°, scores to 4 decimals): what a
+        client sends back (`/api/group`) is then what they are, so a hand read again from it is read alike."""
+        return Detections.from_json(self.to_json())
+
     @classmethod
     def from_json(cls, items: list[dict[str, Any]]) -> Detections:
         """Rebuild from `to_json` output (hand-made lists need only ``box`` and ``tile``; angle defaults to 0)."""

@@ -371,7 +371,8 @@ class TileDetector:
 
     def detect(self, photo: Photo | np.ndarray, mirror: str | None = None,
                region: tuple[float, float, float, float] | None = None, first: tuple | None = None) -> Detections:
-        """Every tile of the photo: box in original-image pixels, code, confidence, top-3 alternatives.
+        """Every tile of the photo: box in original-image pixels, code, confidence, top-3 alternatives, as JSON
+        gives them (`Detections.rounded`).
         A second look, at about the detector's time again, pooled with the first (`classify_pooled`): ``mirror``
         ("x" or "y"), the view also mirrored along that axis (`find_tiles_mirrored`); ``region`` (x1, y1, x2, y2
         in original-image pixels), that part of the view also looked at alone (`find_tiles_within`). ``first``:
@@ -411,7 +412,7 @@ class TileDetector:
             angle=_degrees(up),
             score=scores,
         )
-        return detections[order]
+        return detections[order].rounded()
 
 
 def _view_region(region: tuple[float, float, float, float], photo_scale: float, scale: tuple[float, float],
