@@ -1775,6 +1775,26 @@ def test_a_hand_photographed_with_the_wrong_seat_chosen_is_moved_to_its_seat(bro
     assert page.errors == []
 
 
+def test_a_photo_that_replaced_a_corrected_hand_moved_to_its_seat_brings_that_hand_back(browser, server):
+    page = open_page(browser, server, "daishan")
+    correct_a_tile(page)
+    corrected = hand_codes(page)
+    upload(page, "hand_004")  # seat 2's hand, taken with seat 0 still chosen: it replaces the corrected hand
+    read = hand_codes(page)
+    page.select_option("#move-hand", "2")
+    read_again(page)
+    expect(page.locator("#undo-note")).to_have_text(
+        "The hand was moved from Seat 0 to Seat 2, and Seat 0's hand it had replaced is back.")
+    assert sorted(hand_codes(page)) == sorted(read)
+    page.locator("#seat-tab-0").click()
+    assert hand_codes(page) == corrected
+    page.locator("#undo").click()  # the table as it was before the photo
+    expect(page.locator("#seat-tab-2")).to_contain_text("blank")
+    expect(page.locator("#hand-title")).to_contain_text("Seat 0")
+    assert hand_codes(page) == corrected
+    assert page.errors == []
+
+
 def test_the_status_line_names_the_hands_doubtful_tiles(browser, server):
     # hand_003 reads as a legal hand, its 1f at confidence 0.48: a misread there would score wrong unnoticed
     page = open_page(browser, server, "daishan")

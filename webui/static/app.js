@@ -167,10 +167,11 @@ function showStatus() {
 let undo = null; // while Undo is offered: {before, after}, the table before a replace or clear and just after it
 
 /** Offer to bring back the table as it was ``before`` a replace or clear, in a bar at the bottom of the screen
- * saying ``note`` (a function giving it in the page's language); null withdraws the offer. */
-function offerUndo(before, note = () => "", seat = state.seat) {
+ * saying ``note`` (a function giving it in the page's language); null withdraws the offer. ``replaced``: the
+ * seat's hand was replaced by a photo (`moveHand` brings it back when the photo was another seat's). */
+function offerUndo(before, note = () => "", seat = state.seat, { replaced = false } = {}) {
   // the rules and the streak the table was scored with come back with it (the streak is a setting, not the table's)
-  undo = before && { before, after: snapshot(), note, seat, rules: state.rules, streak: state.streak, streakDealer: state.streakDealer };
+  undo = before && { before, after: snapshot(), note, seat, replaced, rules: state.rules, streak: state.streak, streakDealer: state.streakDealer };
   showUndo();
 }
 
@@ -550,19 +551,26 @@ function renderMoveHand() {
 }
 
 /** The hand on screen (with its photo) becomes seat ``to``'s, and ``to``'s this seat's; the winner moves with
- * it unless the player chose the winner. Both are read again for their new seats (claimed melds' sources). */
+ * it unless the player chose the winner. Both are read again for their new seats (claimed melds' sources).
+ * A photo that has just replaced this seat's hand (its Undo still offered) and is moved to a seat with no hand
+ * was that seat's, taken with this seat chosen: the hand it replaced comes back here, and Undo brings back
+ * the table as it was before the photo. */
 function moveHand(to) {
   const from = state.seat;
   const before = snapshot();
+  const mistaken = undo?.replaced && undo.seat === from && undo.after === before && !tileCount(state.hands[to]);
+  const kept = mistaken && JSON.parse(undo.before); // the table before the photo
   [state.hands[from], state.hands[to]] = [state.hands[to], state.hands[from]];
   [state.photos[from], state.photos[to]] = [state.photos[to], state.photos[from]];
+  if (kept) [state.hands[from], state.photos[from]] = [kept.hands[from], kept.photos[from]];
   for (const photo of [state.photos[from], state.photos[to]]) if (photo) photo.readWith = null;
   // a meld claimed from the seat that now holds it: its source is no longer known (the player says it again)
   for (const seat of [from, to]) for (const meld of state.hands[seat].melds) if (meld.from === seat) meld.from = null;
   state.seat = to;
   saveSettings();
   if (!state.winnerChosen && [from, to].includes(state.winner)) setWinner(state.winner === from ? to : from);
-  offerUndo(before, () => t("moved", { from: seatLabel(from), to: seatLabel(to) }), from);
+  if (kept) offerUndo(undo.before, () => t("moved_back", { from: seatLabel(from), to: seatLabel(to) }), from);
+  else offerUndo(before, () => t("moved", { from: seatLabel(from), to: seatLabel(to) }), from);
   render();
   regroup();
 }
@@ -1474,7 +1482,7 @@ async function requestReading(seat, photoUrl, endpoint, form, { camera = false }
   applyReading(seat, answer, answer.tiles.map((d) => d.tile));
   claimWinner(seat);
   setStatus(readingNotes(seat, answer));
-  if (before) offerUndo(before, () => t("replaced", { seat: seatLabel(seat) }), seat);
+  if (before) offerUndo(before, () => t("replaced", { seat: seatLabel(seat) }), seat, { replaced: true });
   render();
   if (seat === state.seat && !camera) bringPhotoIntoView(); // the table camera's view is where the player left it
   if (readStale(state.photos[seat], seat)) regroup();
