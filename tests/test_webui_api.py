@@ -476,6 +476,18 @@ def test_camera_capture_goes_through_detection_like_an_upload(camera_client):
     assert body["hand"] == upload["hand"] and "problems_zh" in body["hand"]
 
 
+def test_a_capture_is_cached_only_under_its_server_runs_token(camera_client):
+    run = camera_client.get("/api/camera").get_json()["run"]
+    assert camera_client.get("/api/camera/captures/1.jpg").headers["Cache-Control"] == "no-store"
+    assert camera_client.get(f"/api/camera/captures/1.jpg?run={run}").headers["Cache-Control"] == "max-age=3600"
+    earlier = "0" * 8 if run != "0" * 8 else "1" * 8  # a page left open while the server restarted
+    for method, url in (("get", f"/api/camera/captures/1.jpg?run={earlier}"),
+                        ("post", f"/api/camera/captures/1/detect?run={earlier}")):
+        message = one_line_error(getattr(camera_client, method)(url), 404)
+        assert message == "capture 1 was taken before the server restarted: it is no longer kept"
+    assert camera_client.post(f"/api/camera/captures/1/detect?run={run}", data={"rules": "daishan"}).status_code == 200
+
+
 def test_camera_unknown_capture(camera_client):
     assert "no capture 99" in one_line_error(camera_client.get("/api/camera/captures/99.jpg"), 404)
     assert "unknown rules" in one_line_error(camera_client.post("/api/camera/captures/1/detect?rules=x"), 400)

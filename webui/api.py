@@ -329,8 +329,10 @@ def camera_capture() -> Any:
 
 @api.get("/camera/captures/<int:capture_id>.jpg")
 def camera_capture_image(capture_id: int) -> Response:
-    """A captured still as a JPEG (kept for the most recent captures)."""
-    return Response(_capture(capture_id)[0], mimetype="image/jpeg", headers={"Cache-Control": "max-age=3600"})
+    """A captured still as a JPEG (kept for the most recent captures); kept in the browser's cache only when asked
+    for with the server run's token (``?run=``: capture ids start from 1 again in each run)."""
+    cache = "max-age=3600" if "run" in request.args else "no-store"
+    return Response(_capture(capture_id)[0], mimetype="image/jpeg", headers={"Cache-Control": cache})
 
 
 @api.post("/camera/captures/<int:capture_id>/detect")
@@ -341,7 +343,13 @@ def camera_capture_detect(capture_id: int) -> Any:
 
 
 def _capture(capture_id: int) -> tuple[bytes, Photo]:
-    capture = _camera().capture(capture_id)
+    """Capture ``capture_id`` of this server run; one asked for with another run's token (``?run=``, a page left
+    open over a restart) is refused rather than another picture of the same number given."""
+    camera = _camera()
+    run = request.args.get("run")
+    if run is not None and run != camera.run:
+        raise ApiError(404, f"capture {capture_id} was taken before the server restarted: it is no longer kept")
+    capture = camera.capture(capture_id)
     if capture is None:
         raise ApiError(404, f"no capture {capture_id} (only the most recent captures are kept)")
     return capture

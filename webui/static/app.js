@@ -1710,7 +1710,8 @@ function setUpTableCamera() {
     try {
       window.sessionStorage.setItem(CAPTURE_KEY, JSON.stringify(lastCapture));
     } catch {} // storage blocked: a reload reads the capture again
-    requestReading(state.seat, `/api/camera/captures/${id}.jpg`, `/api/camera/captures/${id}/detect`, new FormData(), { camera: true });
+    const query = run ? `?run=${encodeURIComponent(run)}` : ""; // the same id in another server run is another picture
+    requestReading(state.seat, `/api/camera/captures/${id}.jpg${query}`, `/api/camera/captures/${id}/detect${query}`, new FormData(), { camera: true });
   };
   const cameraLine = (status) => {
     if (status.error) return status.lost ? t("camera_lost") : status.error;
