@@ -130,20 +130,33 @@ def record_too_large(source: str) -> str:
 
 def load_json(data: str | bytes, source: str = "the record") -> Any:
     """JSON text (bytes must be UTF-8; a leading byte-order mark is allowed) → its value; RecordError with one
-    line naming ``source`` when it is not UTF-8, not JSON, nested too deeply or holds a number too long."""
+    line naming ``source`` when it is not UTF-8, not JSON, nested too deeply, holds a number too long or gives a
+    key twice in one object (which of the two was meant cannot be told)."""
     if isinstance(data, bytes):
         try:
             data = data.decode("utf-8")
         except UnicodeDecodeError:
             raise RecordError(f"{source} is not UTF-8 text") from None
     try:
-        return json.loads(data.removeprefix("\ufeff"))
+        return json.loads(data.removeprefix("\ufeff"), object_pairs_hook=lambda pairs: _unique_keys(pairs, source))
+    except RecordError:
+        raise
     except RecursionError:
         raise RecordError(f"{source} is not valid JSON: nested too deeply") from None
     except json.JSONDecodeError as error:
         raise RecordError(f"{source} is not valid JSON: {error}") from None
     except ValueError:  # Python's limit on the digits of an integer
         raise RecordError(f"{source} holds a number too long to be a table's") from None
+
+
+def _unique_keys(pairs: list[tuple[str, Any]], source: str) -> dict[str, Any]:
+    """A JSON object's pairs as a dict; RecordError when a key comes twice."""
+    seen: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in seen:
+            raise RecordError(f"{source} gives the key {json.dumps(key, ensure_ascii=False)} twice in one object")
+        seen[key] = value
+    return seen
 
 
 def parse_table(record: Any, info: RegionInfo) -> Table:

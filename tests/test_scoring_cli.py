@@ -112,6 +112,8 @@ def mjcam_bytes(*args: str, stdin: bytes) -> subprocess.CompletedProcess:
     (b"[" * 100_000 + b"]" * 100_000, "standard input is not valid JSON: nested too deeply"),
     (b'{"rules": "daishan", "dealer": ' + b"9" * 5000 + b"}", "standard input holds a number too long"),
     (b'{"rules": "\xe9"}', "standard input is not UTF-8 text"),
+    (b'{"rules": "daishan", "dealer": 0, "dealer": 1}', 'standard input gives the key "dealer" twice in one object'),
+    (b'{"win": {"player": 1, "player": 2}}', 'standard input gives the key "player" twice in one object'),
 ])
 def test_json_no_record_could_be(data, problem):
     assert problem in error_line(mjcam_bytes("-", stdin=data))

@@ -332,6 +332,7 @@ def test_score_refuses_a_body_larger_than_mjcam_score_reads(client):
     ("{'rules': 'daishan'}", "the body is not valid JSON"), ("\xff\xfe", "the body is not UTF-8 text"),
     ("[" * 100_000, "the body is not valid JSON: nested too deeply"),
     ('{"rules": "daishan"}'.encode("utf-16").decode("latin-1"), "the body is not UTF-8 text"),  # as `mjcam score`
+    ('{"rules": "daishan", "rules": "fuzhou"}', 'the body gives the key "rules" twice in one object'),
 ])
 def test_score_malformed_json(client, body, expected):
     assert one_line_error(client.post("/api/score", data=body.encode("latin-1")), 400).startswith(expected)
