@@ -15,7 +15,7 @@ import pytest
 
 from datasets.real import REAL_DATA
 from mjcam.cli import main
-from vision.images import SMALLER, ImageError, decode_photo, fit_within
+from vision.images import SMALLER, SMALLER_JPEG, ImageError, decode_photo, fit_within
 
 PHOTO = sorted((REAL_DATA / "valid" / "images").glob("*.jpg"))[0]
 
@@ -167,12 +167,22 @@ def test_an_oversized_file_says_its_real_size(tmp_path, capsys):
         f.truncate(57 * 2**20)  # sparse: nothing of it is written to disk
     status, out, err = detect(capsys, big)
     assert (status, out) == (1, [])
-    assert err == [f"mjcam detect: {big}: the file is 57.0 MB, larger than the 20 MB limit" + SMALLER]
+    assert err == [f"mjcam detect: {big}: the file is 57.0 MB, larger than the 20 MB limit" + SMALLER_JPEG]
     with open(big, "r+b") as f:
         f.truncate(20 * 2**20 + 1)  # one byte over: its size rounded up, never "20.0 MB, larger than 20 MB"
-    assert detect(capsys, big)[2] == [f"mjcam detect: {big}: the file is 20.1 MB, larger than the 20 MB limit" + SMALLER]
-    with pytest.raises(ImageError, match="^upload: the file is larger than the 20 MB limit: send it as a JPEG"):
+    assert detect(capsys, big)[2] == [f"mjcam detect: {big}: the file is 20.1 MB, larger than the 20 MB limit"
+                                      + SMALLER_JPEG]
+    with pytest.raises(ImageError, match="^upload: the file is larger than the 20 MB limit: send a copy with fewer"):
         decode_photo(b"\xff\xd8\xff" + bytes(30 * 2**20), "upload")
+    big_png = tmp_path / "big.png"
+    with open(big_png, "wb") as f:
+        f.write(b"\x89PNG\r\n\x1a\n")
+        f.truncate(21 * 2**20)
+    assert detect(capsys, big_png)[2] == [f"mjcam detect: {big_png}: the file is 21.0 MB, larger than the 20 MB limit"
+                                          + SMALLER]
+    png = b"\x89PNG\r\n\x1a\n" + bytes(30 * 2**20)  # a PNG is sent as a JPEG, a fraction of its size
+    with pytest.raises(ImageError, match="^upload: the file is larger than the 20 MB limit: send it as a JPEG"):
+        decode_photo(png, "upload")
 
 
 def test_a_fifo_is_refused_without_waiting(tmp_path):

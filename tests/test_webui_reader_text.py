@@ -200,7 +200,8 @@ def png_claiming(width: int, height: int) -> bytes:
 
 PHOTOS = {  # (bytes the page may upload, the Chinese line the player must get)
     "empty": (b"", "手牌 1.jpg：文件是空的"),
-    "too large": (b"\xff\xd8\xff" + b"\x00" * (20 * 2**20 + 1), "手牌 1.jpg：文件超过 20 MB 的上限：请改用 JPEG，文件会小得多"),
+    "too large": (b"\x89PNG\r\n\x1a\n" + b"\x00" * (20 * 2**20 + 1), "手牌 1.jpg：文件超过 20 MB 的上限：请改用 JPEG，文件会小得多"),
+    "too large a JPEG": (b"\xff\xd8\xff" + b"\x00" * (20 * 2**20 + 1), "手牌 1.jpg：文件超过 20 MB 的上限：请发一张像素更少的副本"),
     "HEIC": (b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + b"\x00" * 64,
              "手牌 1.jpg：这是 HEIC/HEIF 格式的照片，这里读不了：请发 JPEG（iPhone 可在 设置 › 相机 › 格式 中选“兼容性最佳”）"),
     "not an image": (b"a shopping list", "手牌 1.jpg：不是图片（请用 JPEG、PNG、WebP、AVIF、BMP 或 TIFF）"),

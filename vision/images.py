@@ -160,6 +160,13 @@ def header_size(data: bytes, kind: str) -> tuple[int, int] | None:
 
 SMALLER = ": send it as a JPEG, a fraction of the size (a 12-megapixel PNG can be over 20 MB)"
 """What a player can do about a file over the limit."""
+SMALLER_JPEG = f": send a copy with fewer pixels (the reader shrinks a photo to {WORK_SIDE:,} pixels a side)"
+"""What a player can do about a JPEG over the limit."""
+
+
+def _smaller(head: bytes) -> str:
+    """What to do about a file over the limit that starts with ``head``."""
+    return SMALLER_JPEG if image_format(head) == "JPEG" else SMALLER
 
 
 def decode_photo(data: bytes, name: str = "image", work_side: int = WORK_SIDE) -> Photo:
@@ -167,7 +174,7 @@ def decode_photo(data: bytes, name: str = "image", work_side: int = WORK_SIDE) -
     if not data:
         raise ImageError(f"{name}: the file is empty")
     if len(data) > MAX_BYTES:
-        raise ImageError(f"{name}: the file is larger than the {MAX_BYTES // 2**20} MB limit{SMALLER}")
+        raise ImageError(f"{name}: the file is larger than the {MAX_BYTES // 2**20} MB limit{_smaller(data[:16])}")
     kind = image_format(data)
     if kind is None and data[4:8] == b"ftyp" and data[8:12] in HEIF_BRANDS:
         raise ImageError(f"{name}: a HEIC/HEIF photo, which cannot be read here: send it as JPEG (an iPhone takes "
@@ -222,8 +229,10 @@ def read_photo(path: str | Path) -> Photo:
             raise ImageError(f"{path}: not a regular file")
         if status.st_size > MAX_BYTES:
             size_mb = math.ceil(status.st_size / 2**20 * 10) / 10  # rounded up: never "20.0 MB, larger than 20 MB"
+            with open(path, "rb") as f:
+                head = f.read(16)
             raise ImageError(f"{path}: the file is {size_mb:.1f} MB, larger than the {MAX_BYTES // 2**20} MB limit"
-                             f"{SMALLER}")
+                             f"{_smaller(head)}")
         with open(path, "rb") as f:
             data = f.read(MAX_BYTES + 1)
     except FileNotFoundError:

@@ -147,6 +147,8 @@ PHOTO_REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         # vision.images.decode_photo: why an uploaded photo cannot be read
         (r"the file is empty", "文件是空的"),
         (r"the file is larger than the (?P<mb>\d+) MB limit: send it as a JPEG.*", "文件超过 {mb} MB 的上限：请改用 JPEG，文件会小得多"),
+        (r"the file is larger than the (?P<mb>\d+) MB limit: send a copy with fewer pixels.*",
+         "文件超过 {mb} MB 的上限：请发一张像素更少的副本"),
         (r"a HEIC/HEIF photo, which cannot be read here: send it as JPEG .*",
          "这是 HEIC/HEIF 格式的照片，这里读不了：请发 JPEG（iPhone 可在 设置 › 相机 › 格式 中选“兼容性最佳”）"),
         (r"not an image \(JPEG, PNG, WebP, AVIF, BMP or TIFF expected\)", "不是图片（请用 JPEG、PNG、WebP、AVIF、BMP 或 TIFF）"),
