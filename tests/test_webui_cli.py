@@ -81,12 +81,15 @@ def test_what_waitress_refuses_is_answered_in_json():
     process = serve("--port", "0")
     try:
         port = int(re.search(r"http://127\.0\.0\.1:(\d+)/", process.stdout.readline()).group(1))
-        for head, status, expected in (
-            ("Content-Length: 40000000\r\nContent-Type: multipart/form-data; boundary=x", 413, "larger than the 20 MB limit"),
-            ("Content-Length: many", 400, "Bad Request"),
+        for url, head, status, expected in (
+            ("/api/detect", "Content-Length: 40000000\r\nContent-Type: multipart/form-data; boundary=x", 413,
+             "the upload is larger than the 20 MB limit"),
+            ("/api/score", "Content-Length: 40000000\r\nContent-Type: application/json", 413,
+             "the body is larger than a table record can be (1 MB at most)"),
+            ("/api/detect", "Content-Length: many", 400, "Bad Request"),
         ):
             with socket.create_connection(("127.0.0.1", port), timeout=30) as connection:
-                connection.sendall(f"POST /api/detect HTTP/1.1\r\nHost: here\r\n{head}\r\n\r\n".encode())
+                connection.sendall(f"POST {url} HTTP/1.1\r\nHost: here\r\n{head}\r\n\r\n".encode())
                 answer = b""
                 while chunk := connection.recv(4096):
                     answer += chunk

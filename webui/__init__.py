@@ -17,7 +17,15 @@ from vision.images import MAX_BYTES
 MULTIPART_ALLOWANCE = 64 * 1024
 """Room for the multipart envelope and form fields around a photo of the full 20 MB."""
 TOO_LARGE = f"the upload is larger than the {MAX_BYTES // 2**20} MB limit"
-"""The error of every upload over the limit (413), from Flask or from waitress."""
+"""The error of an upload over the limit (413), from Flask or from waitress."""
+
+
+def too_large(path: str) -> str:
+    """The one line refusing a body over the server's limit (413) sent to ``path``: a table record's limit for
+    `/api/score`, the photo limit for the rest."""
+    from scoring.record import record_too_large
+
+    return record_too_large("the body") if path == "/api/score" else TOO_LARGE
 
 
 class Services:

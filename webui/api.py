@@ -19,7 +19,7 @@ from vision.detector import DetectorSettings, ModelError
 from vision.grouping import HandReading, group_hand
 from vision.images import MAX_BYTES, MAX_PIXELS, ImageError, Photo, decode_photo
 from vision.read import hand_reading
-from webui import TOO_LARGE
+from webui import too_large
 from webui.reader_text import add_chinese, photo_refusal_in_chinese
 from webui.scorer_text import refusal_in_chinese
 
@@ -54,7 +54,7 @@ def _http_error(error: HTTPException) -> Any:
     if not request.path.startswith("/api/"):
         return error
     if isinstance(error, RequestEntityTooLarge):
-        message = TOO_LARGE
+        message = too_large(request.path)
     elif error.code == 404:
         message = f"no API endpoint {request.path}"
     elif error.code == 405:

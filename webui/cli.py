@@ -11,7 +11,7 @@ from waitress.channel import HTTPChannel
 from waitress.task import ErrorTask
 
 from vision.detect_cli import MAX_THREADS, thread_count
-from webui import TOO_LARGE
+from webui import too_large
 
 UPLOAD_BODY_LIMIT = 32 * 2**20
 """waitress refuses bodies above this outright (`JsonErrorTask`); the app itself answers 413 above its 20 MB
@@ -24,7 +24,7 @@ class JsonErrorTask(ErrorTask):
 
     def execute(self) -> None:
         error = self.request.error
-        message = TOO_LARGE if error.code == 413 else " ".join(f"{error.reason}: {error.body}".split())
+        message = too_large(getattr(self.request, "path", "")) if error.code == 413 else " ".join(f"{error.reason}: {error.body}".split())
         body = json.dumps({"error": message}).encode()
         self.status = f"{error.code} {error.reason}"
         self.response_headers.append(("Content-Type", "application/json"))
