@@ -24,7 +24,10 @@ class JsonErrorTask(ErrorTask):
 
     def execute(self) -> None:
         error = self.request.error
-        message = too_large(getattr(self.request, "path", "")) if error.code == 413 else " ".join(f"{error.reason}: {error.body}".split())
+        if error.code == 413:
+            message = too_large(getattr(self.request, "path", ""))
+        else:
+            message = " ".join(f"{error.reason}: {error.body}".split())
         body = json.dumps({"error": message}).encode()
         self.status = f"{error.code} {error.reason}"
         self.response_headers.append(("Content-Type", "application/json"))
