@@ -137,6 +137,8 @@ def load_json(data: str | bytes, source: str = "the record") -> Any:
             data = data.decode("utf-8")
         except UnicodeDecodeError:
             raise RecordError(f"{source} is not UTF-8 text") from None
+    if not data.strip().removeprefix("\ufeff"):
+        raise RecordError(f"{source} is empty: no JSON in it")
     try:
         return json.loads(data.removeprefix("\ufeff"), object_pairs_hook=lambda pairs: _unique_keys(pairs, source))
     except RecordError:

@@ -15,6 +15,14 @@ def mjcam(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([str(MJCAM), "score", *args], input=stdin, capture_output=True, text=True, timeout=60)
 
 
+def test_version():
+    import tomllib
+
+    version = tomllib.loads((Path(__file__).resolve().parents[1] / "pyproject.toml").read_text())["project"]["version"]
+    done = subprocess.run([str(MJCAM), "--version"], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout) == (0, f"mjcam {version}\n")
+
+
 def test_json_result_object_on_an_example():
     done = mjcam("--json", str(EXAMPLES / "W1.json"))
     assert done.returncode == 0, done.stderr
@@ -112,6 +120,7 @@ def mjcam_bytes(*args: str, stdin: bytes) -> subprocess.CompletedProcess:
     (b"[" * 100_000 + b"]" * 100_000, "standard input is not valid JSON: nested too deeply"),
     (b'{"rules": "daishan", "dealer": ' + b"9" * 5000 + b"}", "standard input holds a number too long"),
     (b'{"rules": "\xe9"}', "standard input is not UTF-8 text"),
+    (b" \n", "standard input is empty: no JSON in it"),
     (b'{"rules": "daishan", "dealer": 0, "dealer": 1}', 'standard input gives the key "dealer" twice in one object'),
     (b'{"win": {"player": 1, "player": 2}}', 'standard input gives the key "player" twice in one object'),
 ])

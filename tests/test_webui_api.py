@@ -329,7 +329,7 @@ def test_score_refuses_a_body_larger_than_mjcam_score_reads(client):
 
 
 @pytest.mark.parametrize("body, expected", [
-    ("{", "the body is not valid JSON"), ("", "the body is not valid JSON"),
+    ("{", "the body is not valid JSON"), ("", "the body is empty: no JSON in it"),
     ("{'rules': 'daishan'}", "the body is not valid JSON"), ("\xff\xfe", "the body is not UTF-8 text"),
     ("[" * 100_000, "the body is not valid JSON: nested too deeply"),
     ('{"rules": "daishan"}'.encode("utf-16").decode("latin-1"), "the body is not UTF-8 text"),  # as `mjcam score`

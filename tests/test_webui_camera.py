@@ -1,4 +1,5 @@
 """The mounted webcam: stillness, one capture per still hand, a video file played like a camera."""
+import os
 import time
 
 import cv2
@@ -41,6 +42,14 @@ def video(tmp_path):
 def test_missing_file_is_one_line():
     with pytest.raises(CameraError, match=r"^camera source nowhere\.avi: no such file"):
         Camera("nowhere.avi")
+
+
+def test_a_folder_or_a_pipe_is_no_camera_source(tmp_path):
+    with pytest.raises(CameraError, match=r"^camera source .*: a folder \(give a device index, a video file or a "):
+        Camera(str(tmp_path))
+    os.mkfifo(tmp_path / "pipe")
+    with pytest.raises(CameraError, match=r"^camera source .*pipe: not a file or a device \(give"):
+        Camera(str(tmp_path / "pipe"))
 
 
 def test_unreadable_file_is_one_line(tmp_path):

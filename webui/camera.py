@@ -113,7 +113,8 @@ class Camera:
                 except OSError:
                     pass  # OpenCV then says it cannot open it
             elif not stat.S_ISCHR(mode):  # a device node (/dev/video0) is opened like a device index
-                raise CameraError(f"camera source {source}: no such file (give a device index, a video file or a URL)")
+                what = "a folder" if stat.S_ISDIR(mode) else "not a file or a device" if mode else "no such file"
+                raise CameraError(f"camera source {source}: {what} (give a device index, a video file or a URL)")
         self._video = self._open()
         self._lock = threading.Lock()
         self._stop = threading.Event()
