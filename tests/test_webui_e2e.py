@@ -1796,6 +1796,43 @@ def test_a_photo_that_replaced_a_corrected_hand_moved_to_its_seat_brings_that_ha
     assert page.errors == []
 
 
+COVERED = """() => {
+  const focused = document.activeElement, box = focused.getBoundingClientRect();
+  if (focused === document.body || focused.closest(".thumb-bar, #undo-bar") || !box.height) return null;
+  const covers = [".thumb-bar", "#undo-bar"].map((s) => document.querySelector(s)).filter((el) => el.getClientRects().length);
+  const over = covers.find((el) => { const r = el.getBoundingClientRect(); return box.bottom > r.top + 1 && box.top < r.bottom; });
+  return over ? `${focused.tagName}#${focused.id} "${(focused.textContent || "").trim().slice(0, 30)}"` : null;
+}"""
+
+
+def test_a_control_reached_by_the_keyboard_is_never_under_the_bottom_bars(browser, server):
+    page = open_page(browser, server, "daishan", {**PHONE, "viewport": {"width": 360, "height": 640}, "has_touch": False})
+    correct_a_tile(page)  # a hand, and no Undo bar: then a hand replaced, with the Undo offer open
+    for replaced in (False, True):
+        if replaced:
+            upload(page, "hand_004")
+            expect(page.locator("#undo-bar")).to_be_visible()
+        page.evaluate("document.activeElement.blur(); window.scrollTo(0, 0)")
+        covered = []
+        for _ in range(80):
+            page.keyboard.press("Tab")
+            covered.append(page.evaluate(COVERED))
+        assert [c for c in covered if c] == [], replaced
+    assert page.errors == []
+
+
+def test_the_chosen_seat_shows_in_forced_colours(browser, server):
+    page = open_page(browser, server, "daishan")
+    page.emulate_media(forced_colors="active")
+    colours = page.evaluate("""[...document.querySelectorAll('#seat-tabs button')].map((b) => {
+      const style = getComputedStyle(b); return [b.getAttribute('aria-pressed'), style.backgroundColor, style.borderTopWidth];
+    })""")
+    chosen = [c for c in colours if c[0] == "true"]
+    others = {tuple(c[1:]) for c in colours if c[0] != "true"}
+    assert len(chosen) == 1 and tuple(chosen[0][1:]) not in others
+    assert page.errors == []
+
+
 def test_the_status_line_names_the_hands_doubtful_tiles(browser, server):
     # hand_003 reads as a legal hand, its 1f at confidence 0.48: a misread there would score wrong unnoticed
     page = open_page(browser, server, "daishan")
