@@ -75,6 +75,29 @@ def test_avif_is_read() -> None:
     assert decode_photo(general, "x.avif").image.shape == (120, 200, 3)
 
 
+def avif_turned(image: np.ndarray, turns: int) -> bytes:
+    """``image`` as an AVIF whose rotation property (``irot``) says ``turns`` quarter turns anticlockwise: OpenCV's
+    colour property (``colr``, 19 bytes) replaced by an ``irot`` box and padding, marked essential (as HEIF asks)."""
+    data = cv2.imencode(".avif", image)[1].tobytes()
+    colr = data.find(b"colr") - 4
+    size = struct.unpack_from(">I", data, colr)[0]
+    boxes = struct.pack(">I4sB", 9, b"irot", turns) + struct.pack(">I4s", size - 9, b"free") + bytes(size - 17)
+    data = data[:colr] + boxes + data[colr + size:]
+    ipma = data.find(b"ipma")  # version and flags, one entry: item 1, four properties, the fourth the colr's
+    assert data[ipma + 12 : ipma + 19] == b"\x00\x01\x04\x01\x02\x83\x04"
+    return data[: ipma + 18] + b"\x84" + data[ipma + 19 :]
+
+
+@pytest.mark.parametrize("turns", [0, 1, 2, 3])
+def test_an_avif_is_turned_as_its_rotation_property_says(turns):
+    image = np.zeros((120, 200, 3), np.uint8)
+    image[:20, :40] = 255  # a mark at the top left
+    photo = decode_photo(avif_turned(image, turns), "x.avif")
+    turned = np.rot90(image, turns)  # numpy turns anticlockwise, as irot does
+    assert (photo.width, photo.height) == (turned.shape[1], turned.shape[0])
+    assert np.abs(photo.image.astype(int) - turned).mean() < 3
+
+
 @pytest.mark.parametrize("orientation, size", [(1, (1999, 2000)), (6, (2000, 1999)), (8, (2000, 1999))])
 def test_near_square_large_jpeg_reports_its_size_the_way_exif_turns_it(orientation, size):
     # decoded reduced, the photo is square: only the EXIF orientation says whether its axes swap
