@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
+from datasets.real import REAL_DATA
 from vision.images import MAX_BYTES, ImageError, decode_photo, read_photo
 
 
@@ -129,6 +130,17 @@ def test_bad_images_are_rejected_with_one_line(data, message):
         decode_photo(data, "upload")
     text = str(error.value)
     assert message in text and "\n" not in text and text.startswith("upload")
+
+
+def test_a_jpeg_without_its_end_marker_is_read_whole_and_one_cut_short_is_refused():
+    photo = cv2.imread(str(sorted((REAL_DATA / "valid" / "images").glob("*.jpg"))[0]))
+    data = jpeg_bytes(photo)
+    assert data.endswith(b"\xff\xd9")
+    whole = decode_photo(data, "a.jpg").image
+    assert np.array_equal(decode_photo(data[:-2], "a.jpg").image, whole)  # only the end marker lost
+    for cut in (data[: len(data) // 2], with_exif_orientation(data, 6)[: len(data) * 9 // 10]):  # the end at a side
+        with pytest.raises(ImageError, match="^a.jpg: the file is cut short: part of the picture is missing"):
+            decode_photo(cut, "a.jpg")
 
 
 def test_decompression_bomb_png_is_rejected_before_decoding():

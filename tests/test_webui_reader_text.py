@@ -10,6 +10,7 @@ import textwrap
 from dataclasses import replace
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -206,6 +207,9 @@ PHOTOS = {  # (bytes the page may upload, the Chinese line the player must get)
              "手牌 1.jpg：这是 HEIC/HEIF 格式的照片，这里读不了：请发 JPEG（iPhone 可在 设置 › 相机 › 格式 中选“兼容性最佳”）"),
     "not an image": (b"a shopping list", "手牌 1.jpg：不是图片（请用 JPEG、PNG、WebP、AVIF、BMP 或 TIFF）"),
     "damaged": (b"\xff\xd8\xff" + b"\x00" * 100, "手牌 1.jpg：图片数据损坏，或是不支持的格式"),
+    "cut short": (cv2.imencode(".jpg", np.random.default_rng(0).integers(0, 255, (300, 400, 3), np.uint8))[1][:-9000]
+                  .tobytes(),
+                  "手牌 1.jpg：文件不完整：缺了一部分画面（请发送完整的文件）"),
     "too many pixels": (png_claiming(30000, 30000), "手牌 1.jpg：30000×30000 像素，超过 100 百万像素的上限"),
 }
 

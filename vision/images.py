@@ -203,10 +203,12 @@ def decode_photo(data: bytes, name: str = "image", work_side: int = WORK_SIDE) -
             if max(size) / factor >= work_side * REDUCED_DECODE_SHARE:
                 flags = reduced
                 break
-    try:
-        image = cv2.imdecode(buffer, flags)
-    except cv2.error:
-        image = None
+    image = _imdecode(buffer, flags)
+    if image is None and kind == "JPEG" and not data.endswith(JPEG_END):
+        # no end marker: all the picture may still be there (OpenCV refuses the file), or it was cut short
+        image = _imdecode(np.frombuffer(data + JPEG_END, np.uint8), flags)
+        if image is not None and _blank_edge(image) > CUT_SHORT_SHARE * min(image.shape[:2]):
+            raise ImageError(f"{name}: the file is cut short: part of the picture is missing (send it whole)")
     if image is None or image.size == 0:
         raise ImageError(f"{name}: the image data is damaged or in an unsupported format")
     if kind == "AVIF":
@@ -218,6 +220,32 @@ def decode_photo(data: bytes, name: str = "image", work_side: int = WORK_SIDE) -
         full_width, full_height = size[::-1] if _jpeg_orientation(data) in (5, 6, 7, 8) else size
     image = np.ascontiguousarray(fit_within(image, work_side))
     return Photo(image=image, width=int(full_width), height=int(full_height))
+
+
+JPEG_END = b"\xff\xd9"
+"""The marker that ends a JPEG."""
+CUT_SHORT_SHARE = 0.01
+"""A JPEG without its end marker is read when no more than this share of the picture's side is blank at an edge
+(what the decoder fills in for data missing); more is a file cut short."""
+
+
+def _imdecode(buffer: np.ndarray, flags: int) -> np.ndarray | None:
+    try:
+        image = cv2.imdecode(buffer, flags)
+    except cv2.error:
+        return None
+    return image if image is not None and image.size else None
+
+
+def _blank_edge(image: np.ndarray) -> int:
+    """The most rows or columns of one colour each at any edge of the image (the EXIF orientation may have
+    turned the picture's missing end to any side)."""
+    def run(lines: np.ndarray) -> int:
+        flat = lines.reshape(len(lines), -1)
+        varied = np.flatnonzero(flat.max(axis=1) != flat.min(axis=1))
+        return len(lines) if not len(varied) else int(varied[0])
+
+    return max(run(image[::-1]), run(image), run(image.transpose(1, 0, 2)[::-1]), run(image.transpose(1, 0, 2)))
 
 
 def fit_within(image: np.ndarray, side: int) -> np.ndarray:

@@ -153,6 +153,7 @@ PHOTO_REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
          "这是 HEIC/HEIF 格式的照片，这里读不了：请发 JPEG（iPhone 可在 设置 › 相机 › 格式 中选“兼容性最佳”）"),
         (r"not an image \(JPEG, PNG, WebP, AVIF, BMP or TIFF expected\)", "不是图片（请用 JPEG、PNG、WebP、AVIF、BMP 或 TIFF）"),
         (r"the image data is damaged or in an unsupported format", "图片数据损坏，或是不支持的格式"),
+        (r"the file is cut short: part of the picture is missing \(send it whole\)", "文件不完整：缺了一部分画面（请发送完整的文件）"),
         (r"(?P<w>\d+)×(?P<h>\d+) pixels is more than the (?P<mp>\d+)-megapixel limit",
          "{w}×{h} 像素，超过 {mp} 百万像素的上限"),
     ))
