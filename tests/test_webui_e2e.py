@@ -1787,6 +1787,7 @@ def test_a_photo_that_replaced_a_corrected_hand_moved_to_its_seat_brings_that_ha
     expect(page.locator("#undo-note")).to_have_text(
         "The hand was moved from Seat 0 to Seat 2, and Seat 0's hand it had replaced is back.")
     assert sorted(hand_codes(page)) == sorted(read)
+    expect(page.locator("#seat-tab-0 .badge")).to_have_text("won")  # the hand read first keeps the winner it set
     page.locator("#seat-tab-0").click()
     assert hand_codes(page) == corrected
     page.locator("#undo").click()  # the table as it was before the photo
