@@ -167,7 +167,9 @@ class Region:
         """Raise RecordError on the first thing wrong with a parsed table."""
         self.check_record(table)
         if table.win is not None and not self.is_win(table):
-            raise NoWin(f"players[{table.win.player}]'s hand is not a legal win under {self.info.key} rules")
+            unwild = "indicator" in self.info.asks and table.indicator is None  # its wilds, unknown, taken as none
+            raise NoWin(f"players[{table.win.player}]'s hand is not a legal win under {self.info.key} rules"
+                        + (f" with no {self.info.indicator} indicator given (no tile is wild)" if unwild else ""))
 
     def near_wins(self, table: Table) -> list[tuple[str, str]]:
         """(tile, tile instead) for at most NEAR_WINS changes of one of the winner's concealed tiles that make

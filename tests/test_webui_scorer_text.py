@@ -33,6 +33,11 @@ def daishan(concealed: str = "123456789m123p55s", tile: str = "5s", by: str = "d
 CASES = {
     "no win": (daishan("13579m13579p1357s", "7s"), "1号位的牌不成岱山麻将的和牌"),
     "a tile from a win": (daishan("123456789m124p55s"), "1号位的牌不成岱山麻将的和牌；把「四筒」换成「三筒」，或把「一筒」换成「三筒」就能和"),
+    "no win with no wilds given": (fuzhou("1357p2468s", "1p", by="self_draw", indicator=None),
+                                   "没有给出金的指示牌，不算百搭：1号位的牌不成福州麻将的和牌"),
+    "a tile from a win with no wilds given": (wenling("234p567s1s9p", by="self_draw", indicator=None),
+                                              "没有给出得的指示牌，不算百搭：1号位的牌不成温岭麻将的和牌；"
+                                              "把「一條」换成「九筒」，或把「九筒」换成「一條」就能和"),
     "winner's size": (daishan("123m", "1m"), "1号位有 3 张牌（暗牌加每组副露三张）；岱山麻将和牌的一家应有 14 张"),
     "non-winner's size": (record("wenling", {1: player("234p567s11s", CHOWS), 2: player("123m")},
                                  (1, "2p", "discard", 3), indicator="9p"),

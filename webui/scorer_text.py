@@ -63,6 +63,11 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
     _row(r"{SEAT}'s hand is not a legal win under {RULES} rules", "{seat}号位的牌不成{rules}麻将的和牌"),
     _row(r"{SEAT}'s hand is not a legal win under {RULES} rules; it would be one with (?P<near>{TILE} changed to {TILE}"
          r"(?:, or {TILE} to {TILE})*)", "{seat}号位的牌不成{rules}麻将的和牌；{near}就能和"),
+    _row(r"{SEAT}'s hand is not a legal win under {RULES} rules with no (?P<ind>得|金) indicator given "
+         r"\(no tile is wild\)", "没有给出{ind}的指示牌，不算百搭：{seat}号位的牌不成{rules}麻将的和牌"),
+    _row(r"{SEAT}'s hand is not a legal win under {RULES} rules with no (?P<ind>得|金) indicator given "
+         r"\(no tile is wild\); it would be one with (?P<near>{TILE} changed to {TILE}(?:, or {TILE} to {TILE})*)",
+         "没有给出{ind}的指示牌，不算百搭：{seat}号位的牌不成{rules}麻将的和牌；{near}就能和"),
     _row(r"{SEAT} holds (?P<k>\d+) tiles \(concealed \+ 3 per meld\); {RULES} rules need (?P<want>\d+(?: or \d+)*) "
          r"for (?P<role>the winner|a non-winner)",
          "{seat}号位有 {k} 张牌（暗牌加每组副露三张）；{rules}麻将{role}应有 {want} 张"),
