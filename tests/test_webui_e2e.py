@@ -1308,6 +1308,19 @@ def test_a_hand_entered_without_a_photo_waits_for_what_the_rules_ask(browser, se
     assert page.errors == []
 
 
+def test_a_winning_tile_marked_names_the_winner_a_hand_given_first_only_assumed(browser, server):
+    page = open_page(browser, server, "wenling")
+    add_tiles(page, "123m456m789m123p44s")  # seat 0's hand, given first: taken to be the winner's…
+    expect(page.locator("#winner")).to_have_value("0")
+    page.locator("#seat-tab-1").click()
+    type_hand(page, "111m222m333m444p555p66p", "6p")  # …until another seat's winning tile is marked
+    expect(page.locator("#winner")).to_have_value("1")
+    page.locator("#seat-tab-2").click()
+    type_hand(page, "111s222s333s444s555s66s", "6s")  # seat 1 has its winning tile: it stays the winner
+    expect(page.locator("#winner")).to_have_value("1")
+    assert page.errors == []
+
+
 def test_a_rules_change_reads_every_box_but_those_removed(browser, server):
     page = open_page(browser, server, "fuzhou")
     upload(page, "hand_008")
@@ -1542,17 +1555,20 @@ def test_a_none_said_for_one_rules_indicator_is_asked_again_after_an_undo_under_
     assert page.errors == []
 
 
-def test_a_streak_typed_before_the_dealer_is_chosen_is_that_dealers(browser, server):
+def test_a_streak_typed_for_this_hand_is_its_dealers_whoever_is_chosen(browser, server):
     page = open_page(browser, server, "fuzhou")
     page.fill("#streak", "1")
     page.locator("#streak").press("Tab")
-    page.select_option("#dealer", "1")
+    page.select_option("#dealer", "1")  # a slip…
+    expect(page.locator("#streak")).to_have_value("1")
+    page.select_option("#dealer", "0")  # …corrected: the streak typed is the dealer's, not the slip's
     expect(page.locator("#streak")).to_have_value("1")
     page.fill("#streak", "2")
     page.locator("#streak").press("Tab")
-    page.select_option("#dealer", "3")  # a slip: another dealer's streak is 0…
+    page.locator("#new-hand").click()  # kept for the next hand as the last dealer's: another dealer's is 0…
+    page.select_option("#dealer", "3")
     expect(page.locator("#streak")).to_have_value("0")
-    page.select_option("#dealer", "1")  # …and the dealer's own comes back
+    page.select_option("#dealer", "0")  # …and the last dealer's comes back
     expect(page.locator("#streak")).to_have_value("2")
     assert page.errors == []
 

@@ -32,6 +32,8 @@ const state = {
   streak: Number.isInteger(saved.streak) && saved.streak >= 0 && saved.streak <= MAX_STREAK ? saved.streak : 0,
   // the dealer whose streak it is (null: not known yet): another dealer chosen starts from 0
   streakDealer: [0, 1, 2, 3].includes(saved.streakDealer) ? saved.streakDealer : null,
+  // typed for the hand in progress (a setting, as the streak; New hand clears it): its dealer's, whoever is chosen
+  streakTyped: saved.streakTyped === true,
   options: saved.options || {}, // per region: the values set on this device
   optionProblems: {}, // per option of the rules shown: what is wrong with the value given (not kept)
   ...emptyTable(saved.seat ?? 0),
@@ -106,8 +108,8 @@ function loadSettings() {
 }
 
 function saveSettings() {
-  const { lang, rules, seat, streak, streakDealer, options } = state;
-  const text = JSON.stringify({ lang, rules, seat, streak, streakDealer, options });
+  const { lang, rules, seat, streak, streakDealer, streakTyped, options } = state;
+  const text = JSON.stringify({ lang, rules, seat, streak, streakDealer, streakTyped, options });
   for (const name of ["sessionStorage", "localStorage"]) {
     try {
       window[name].setItem(SETTINGS_KEY, text);
@@ -171,7 +173,7 @@ let undo = null; // while Undo is offered: {before, after}, the table before a r
  * seat's hand was replaced by a photo (`moveHand` brings it back when the photo was another seat's). */
 function offerUndo(before, note = () => "", seat = state.seat, { replaced = false } = {}) {
   // the rules and the streak the table was scored with come back with it (the streak is a setting, not the table's)
-  undo = before && { before, after: snapshot(), note, seat, replaced, rules: state.rules, streak: state.streak, streakDealer: state.streakDealer };
+  undo = before && { before, after: snapshot(), note, seat, replaced, rules: state.rules, streak: state.streak, streakDealer: state.streakDealer, streakTyped: state.streakTyped };
   showUndo();
 }
 
@@ -1244,7 +1246,7 @@ function openTileEditor(gid, index, focusAfter) {
     const taken = takeTile(h, gid, index);
     if (gid === "win") putTile(h, taken.aside ? "flowers" : "concealed", taken);
     else putTile(h, "win", Object.assign(taken, { aside }));
-    if (gid !== "win") claimWinner(state.seat);
+    if (gid !== "win") claimWinner(state.seat, { marked: true });
     dialog.close();
     handEdited();
   };
@@ -1537,9 +1539,12 @@ function closeDialogsOf(seat) {
 }
 
 /** The first hand read or marked sets the winner while the player has not chosen one; later hands (another
- * seat's, in rules that score every hand) never move it. */
-function claimWinner(seat) {
-  if (!state.winnerChosen && state.hands.every((h, other) => other === seat || !tileCount(h))) setWinner(seat);
+ * seat's, in rules that score every hand) never move it, but for a winning tile marked by the player (``marked``)
+ * while the winner so set has none: that says who won. */
+function claimWinner(seat, { marked = false } = {}) {
+  if (state.winnerChosen || state.winner === seat) return;
+  const first = state.hands.every((h, other) => other === seat || !tileCount(h));
+  if (first || (marked && !state.hands[state.winner]?.win)) setWinner(seat);
 }
 
 function setWinner(seat) {
@@ -1786,7 +1791,7 @@ function setUpControls() {
   $("dealer").addEventListener("change", () => {
     state.dealer = $("dealer").value === "" ? null : Number($("dealer").value);
     if (state.dealer !== null) { // a streak kept from the last hand is the last dealer's: a new dealer's is 0
-      if (state.streakDealer !== null && state.dealer !== state.streakDealer) {
+      if (state.streakDealer !== null && state.dealer !== state.streakDealer && !state.streakTyped) {
         // the streak set aside comes back if its dealer is chosen again this hand (another dealer was a slip)
         const aside = state.streakAside;
         state.streakAside = { dealer: state.streakDealer, streak: state.streak };
@@ -1804,8 +1809,8 @@ function setUpControls() {
     $("streak-problem").hidden = !bad;
     $("streak").setAttribute("aria-invalid", String(bad));
     if (bad) return;
-    state.streak = value;
-    state.streakDealer = state.dealer; // typed before the dealer is chosen: the streak of whoever is chosen
+    // typed for this hand: the streak of its dealer, whoever is chosen (before or after, a slip corrected too)
+    Object.assign(state, { streak: value, streakDealer: state.dealer, streakTyped: true });
     saveSettings();
     render();
   });
@@ -1837,7 +1842,8 @@ function setUpControls() {
   });
   $("new-hand").addEventListener("click", () => {
     const before = snapshot();
-    Object.assign(state, emptyTable(state.seat));
+    Object.assign(state, emptyTable(state.seat), { streakTyped: false }); // the streak kept is the last dealer's
+    saveSettings();
     forgetPhotosBeingRead([0, 1, 2, 3]);
     setStatus(NO_STATUS);
     if (snapshot() !== before) offerUndo(before, () => t("new_hand_started"));
@@ -1848,7 +1854,7 @@ function setUpControls() {
     restoreSnapshot(JSON.parse(undo.before));
     forgetPhotosBeingRead([0, 1, 2, 3]);
     state.seat = undo.seat; // the seat whose hand it brings back
-    Object.assign(state, { streak: undo.streak, streakDealer: undo.streakDealer });
+    Object.assign(state, { streak: undo.streak, streakDealer: undo.streakDealer, streakTyped: undo.streakTyped });
     // "none" said for the rules of then (得) says nothing of the rules chosen since (金): asked again
     if (state.indicator === null && state.regions[undo.rules]?.indicator !== region().indicator) state.indicatorSaid = false;
     saveSettings();
