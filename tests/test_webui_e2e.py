@@ -975,6 +975,27 @@ def test_changing_the_rules_keeps_the_players_melds(browser, server):
     assert page.errors == []
 
 
+def test_a_chow_is_claimed_only_from_the_player_before(browser, server):
+    page = open_page(browser, server, "daishan")
+    page.locator("#seat-tab-1").click()
+    page.locator("#add-meld").click()
+    for code in ("4p", "5p", "6p"):
+        pick(page, code)
+    close_dialog(page)
+    kinds = page.locator(".meld-kind")
+    expect(kinds).to_have_text(["Chow"])
+    kinds.first.click()
+    sources = page.locator("#meld-from option")
+    expect(sources).to_have_text(["unknown", "Seat 0"])  # seat 1's 上家; a pung may come from any other seat
+    page.locator('#meld-kinds input[value="pung"]').check()
+    expect(sources).to_have_count(4)
+    page.select_option("#meld-from", "2")
+    page.locator('#meld-kinds input[value="chow"]').check()  # from seat 2 no chow can be: its source is unknown
+    expect(page.locator("#meld-from")).to_have_value("")
+    expect(sources).to_have_text(["unknown", "Seat 0"])
+    assert page.errors == []
+
+
 def test_a_meld_claimed_from_the_seat_its_hand_is_moved_to_asks_its_source_again(browser, server):
     page = open_page(browser, server, "daishan")
     upload(page, "370280965")

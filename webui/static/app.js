@@ -1346,6 +1346,16 @@ function openIndicatorPicker() {
   openDialog(dialog, ["#indicator-pick"], null);
 }
 
+/** The seats a meld of the hand shown can be claimed from, as the meld editor's choices: a chow only from the
+ * player before (上家), or the seat it was read from until the player chooses. */
+function fillMeldSources(meld) {
+  const before = (state.seat + 3) % 4;
+  const seats = [0, 1, 2, 3].filter((s) => s !== state.seat && (meld.kind !== "chow" || s === before || s === meld.from));
+  const from = $("meld-from");
+  from.replaceChildren(new Option(t("unknown"), ""), ...seats.map((s) => new Option(seatLabel(s), s, false, s === meld.from)));
+  from.disabled = !MELD_KINDS[meld.kind].claimed;
+}
+
 function openMeldEditor(i) {
   const h = hand();
   const meld = h.melds[i];
@@ -1360,15 +1370,15 @@ function openMeldEditor(i) {
     const radio = Object.assign(document.createElement("input"), { type: "radio", name: "meld-kind", value: kind, checked: kind === meld.kind });
     radio.addEventListener("change", () => {
       Object.assign(meld, { kind, auto: false, edited: true });
-      $("meld-from").disabled = !spec.claimed;
+      if (kind === "chow" && meld.from !== (state.seat + 3) % 4) meld.from = null; // a chow comes from the player before
+      fillMeldSources(meld);
       handEdited();
     });
     label.append(radio, " ", t(`kind_${kind}`));
     kinds.append(label);
   }
   const from = $("meld-from");
-  from.replaceChildren(new Option(t("unknown"), ""), ...[0, 1, 2, 3].filter((s) => s !== state.seat).map((s) => new Option(seatLabel(s), s, false, s === meld.from)));
-  from.disabled = !MELD_KINDS[meld.kind].claimed;
+  fillMeldSources(meld);
   from.onchange = () => {
     Object.assign(meld, { from: from.value === "" ? null : Number(from.value), edited: true });
     handEdited();
