@@ -1871,6 +1871,30 @@ def test_the_chosen_seat_shows_in_forced_colours(browser, server):
     assert page.errors == []
 
 
+def test_a_photo_that_replaced_a_hand_moved_to_a_seat_with_a_hand_replaces_that_one_undoably(browser, server):
+    page = open_page(browser, server, "daishan")
+    page.locator("#seat-tab-2").click()
+    upload(page, "hand_005")
+    seat_2 = hand_codes(page)
+    page.locator("#seat-tab-0").click()
+    correct_a_tile(page)
+    corrected = hand_codes(page)
+    upload(page, "hand_004")  # seat 2's hand taken again, with seat 0 still chosen
+    read = hand_codes(page)
+    page.select_option("#move-hand", "2")
+    read_again(page)
+    expect(page.locator("#undo-note")).to_have_text(
+        "The hand was moved from Seat 0 to Seat 2, replacing Seat 2's, and Seat 0's hand it had replaced is back.")
+    assert sorted(hand_codes(page)) == sorted(read)
+    page.locator("#seat-tab-0").click()
+    assert hand_codes(page) == corrected
+    page.locator("#undo").click()  # the table as it was before the photo: both hands as they were
+    assert hand_codes(page) == corrected
+    page.locator("#seat-tab-2").click()
+    assert hand_codes(page) == seat_2
+    assert page.errors == []
+
+
 def test_the_status_line_names_the_hands_doubtful_tiles(browser, server):
     # hand_003 reads as a legal hand, its 1f at confidence 0.48: a misread there would score wrong unnoticed
     page = open_page(browser, server, "daishan")

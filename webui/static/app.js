@@ -554,17 +554,18 @@ function renderMoveHand() {
 
 /** The hand on screen (with its photo) becomes seat ``to``'s, and ``to``'s this seat's; the winner moves with
  * it unless the player chose the winner. Both are read again for their new seats (claimed melds' sources).
- * A photo that has just replaced this seat's hand (its Undo still offered) and is moved to a seat with no hand
- * was that seat's, taken with this seat chosen: the hand it replaced comes back here (with the winner it set,
- * if any), and Undo brings back the table as it was before the photo. */
+ * A photo that has just replaced this seat's hand (its Undo still offered) was the other seat's, taken with
+ * this seat chosen: it goes there (replacing any hand that seat had), the hand it replaced comes back here (with
+ * the winner it set, if any), and Undo brings back the table as it was before the photo. */
 function moveHand(to) {
   const from = state.seat;
   const before = snapshot();
-  const mistaken = undo?.replaced && undo.seat === from && undo.after === before && !tileCount(state.hands[to]);
+  const mistaken = undo?.replaced && undo.seat === from && undo.after === before;
   const kept = mistaken && JSON.parse(undo.before); // the table before the photo
+  const replacing = kept && tileCount(state.hands[to]) > 0; // the seat's own hand, given before: Undo brings it back
   [state.hands[from], state.hands[to]] = [state.hands[to], state.hands[from]];
   [state.photos[from], state.photos[to]] = [state.photos[to], state.photos[from]];
-  if (kept) [state.hands[from], state.photos[from]] = [kept.hands[from], kept.photos[from]];
+  if (kept) [state.hands[from], state.photos[from]] = [kept.hands[from], kept.photos[from]]; // `to`'s own gives way
   for (const photo of kept ? [state.photos[to]] : [state.photos[from], state.photos[to]]) if (photo) photo.readWith = null;
   // a meld claimed from the seat that now holds it: its source is no longer known (the player says it again)
   for (const seat of [from, to]) for (const meld of state.hands[seat].melds) if (meld.from === seat) meld.from = null;
@@ -572,7 +573,7 @@ function moveHand(to) {
   saveSettings();
   // the winner a reading set follows its hand; the hand brought back was read first, so it keeps the winner it set
   if (!kept && !state.winnerChosen && [from, to].includes(state.winner)) setWinner(state.winner === from ? to : from);
-  if (kept) offerUndo(undo.before, () => t("moved_back", { from: seatLabel(from), to: seatLabel(to) }), from);
+  if (kept) offerUndo(undo.before, () => t(replacing ? "moved_back_replacing" : "moved_back", { from: seatLabel(from), to: seatLabel(to) }), from);
   else offerUndo(before, () => t("moved", { from: seatLabel(from), to: seatLabel(to) }), from);
   render();
   regroup();
