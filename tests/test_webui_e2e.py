@@ -445,6 +445,14 @@ def test_webcam_from_a_video_file(browser, tmp_path):
                                                      timeout=30_000)
         expect(page.locator("#status")).not_to_have_class(re.compile("error"))
         assert hand_codes(page) == corrected
+        # a reload once the server has restarted: the capture is refused as another run's, and the hand stays
+        page.route(capture_1, lambda route: route.fulfill(status=404, content_type="application/json",
+                                                          body='{"error": "taken before the server restarted"}'))
+        page.reload()
+        page.wait_for_selector("body[data-ready=true]")
+        expect(page.locator("#photo-img")).to_be_hidden()
+        expect(page.locator("#overlay g.box").first).to_be_visible()  # the boxes alone, over no broken picture
+        assert hand_codes(page) == corrected
         assert page.errors == []
     finally:
         stop(process)

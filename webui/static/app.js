@@ -640,6 +640,12 @@ function renderOverlay() {
   if (!photo) return;
   const img = $("photo-img");
   img.hidden = !photo.url; // not kept over a reload when it did not fit: the boxes alone
+  // a camera capture no longer on the server (it restarted): the boxes alone too, not a broken picture
+  img.onerror = () => {
+    if (img.getAttribute("src") !== photo.url) return;
+    photo.url = null;
+    img.hidden = true;
+  };
   if (photo.url && img.getAttribute("src") !== photo.url) img.src = photo.url;
   img.alt = t("photo_alt", { seat: seatLabel(state.seat) });
   $("photo-wrap").style.aspectRatio = `${photo.width} / ${photo.height}`;
