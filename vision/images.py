@@ -209,7 +209,7 @@ def decode_photo(data: bytes, name: str = "image", work_side: int = WORK_SIDE) -
         image = _imdecode(np.frombuffer(data + JPEG_END, np.uint8), flags)
         if image is not None and _blank_edge(image) > CUT_SHORT_SHARE * min(image.shape[:2]):
             raise ImageError(f"{name}: the file is cut short: part of the picture is missing (send it whole)")
-    if image is None or image.size == 0:
+    if image is None:
         raise ImageError(f"{name}: the image data is damaged or in an unsupported format")
     if kind == "AVIF":
         image = np.rot90(image, _avif_rotation(data))
@@ -230,6 +230,7 @@ CUT_SHORT_SHARE = 0.01
 
 
 def _imdecode(buffer: np.ndarray, flags: int) -> np.ndarray | None:
+    """OpenCV's decoding of ``buffer``; None when it gives no picture (an error, nothing, or an empty image)."""
     try:
         image = cv2.imdecode(buffer, flags)
     except cv2.error:

@@ -1353,11 +1353,14 @@ function openIndicatorPicker() {
   openDialog(dialog, ["#indicator-pick"], null);
 }
 
+/** The seat that plays before ``seat`` (its 上家), the only one a chow of its can be claimed from. */
+const seatBefore = (seat) => (seat + 3) % 4;
+
 /** The seats a meld of the hand shown can be claimed from, as the meld editor's choices: a chow only from the
- * player before (上家), or the seat it was read from until the player chooses. */
+ * player before (`seatBefore`), or the seat it was read from until the player chooses. */
 function fillMeldSources(meld) {
-  const before = (state.seat + 3) % 4;
-  const seats = [0, 1, 2, 3].filter((s) => s !== state.seat && (meld.kind !== "chow" || s === before || s === meld.from));
+  const chowFrom = [seatBefore(state.seat), meld.from];
+  const seats = [0, 1, 2, 3].filter((s) => s !== state.seat && (meld.kind !== "chow" || chowFrom.includes(s)));
   const from = $("meld-from");
   from.replaceChildren(new Option(t("unknown"), ""), ...seats.map((s) => new Option(seatLabel(s), s, false, s === meld.from)));
   from.disabled = !MELD_KINDS[meld.kind].claimed;
@@ -1377,7 +1380,7 @@ function openMeldEditor(i) {
     const radio = Object.assign(document.createElement("input"), { type: "radio", name: "meld-kind", value: kind, checked: kind === meld.kind });
     radio.addEventListener("change", () => {
       Object.assign(meld, { kind, auto: false, edited: true });
-      if (kind === "chow" && meld.from !== (state.seat + 3) % 4) meld.from = null; // a chow comes from the player before
+      if (kind === "chow" && meld.from !== seatBefore(state.seat)) meld.from = null; // a chow comes from the player before
       fillMeldSources(meld);
       handEdited();
     });
