@@ -145,6 +145,17 @@ def test_opencv_logs_nothing_of_its_own_on_damaged_images(tmp_path, capfd):
     assert err == [f"mjcam detect: {p}: the image data is damaged or in an unsupported format" for p in paths]
 
 
+def test_libjpeg_warnings_on_damaged_jpegs_stay_off_the_terminal(tmp_path, capfd):
+    data = PHOTO.read_bytes()
+    middle = len(data) * 2 // 3
+    (tmp_path / "cut.jpg").write_bytes(data[: len(data) // 2])  # refused: the project's line alone
+    (tmp_path / "marker.jpg").write_bytes(data[:middle] + b"\xff\xd3" + data[middle + 2:])  # a stray marker: read
+    status, out, err = detect(capfd, tmp_path / "cut.jpg", tmp_path / "marker.jpg")
+    assert (status, len(out)) == (1, 1) and "marker.jpg" in out[0]
+    assert err == [f"mjcam detect: {tmp_path / 'cut.jpg'}: the file is cut short: part of the picture is missing "
+                   "(send it whole)"]
+
+
 @pytest.mark.parametrize("args, message", [
     (["--threads", "100000"], "argument --threads: '100000' is not a whole number from 1 to 64"),
     (["--threads", "0"], "argument --threads: '0' is not a whole number from 1 to 64"),

@@ -1,11 +1,16 @@
 """Reading photos safely: size and type checks before decoding, EXIF orientation, fast reduced decoding."""
 from __future__ import annotations
 
+import logging
 import math
 import os
 import stat
 import struct
+import sys
+import tempfile
+import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -232,10 +237,39 @@ CUT_SHORT_SHARE = 0.01
 def _imdecode(buffer: np.ndarray, flags: int) -> np.ndarray | None:
     """OpenCV's decoding of ``buffer``; None when it gives no picture (an error, nothing, or an empty image)."""
     try:
-        image = cv2.imdecode(buffer, flags)
+        with _decoder_messages_logged():
+            image = cv2.imdecode(buffer, flags)
     except cv2.error:
         return None
     return image if image is not None and image.size else None
+
+
+_STDERR_LOCK = threading.Lock()
+
+
+@contextmanager
+def _decoder_messages_logged() -> Iterator[None]:
+    """Standard error (file descriptor 2) taken aside while the block runs, what was written to it logged at debug
+    level: libjpeg writes its warnings there itself ("Corrupt JPEG data: premature end of data segment"), and the
+    project's own line says what is wrong with a photo. Nothing is taken aside where there is no descriptor 2."""
+    with _STDERR_LOCK:
+        try:
+            saved = os.dup(2)
+        except OSError:
+            yield
+            return
+        with tempfile.TemporaryFile() as aside:
+            sys.stderr.flush()
+            os.dup2(aside.fileno(), 2)
+            try:
+                yield
+            finally:
+                os.dup2(saved, 2)
+                os.close(saved)
+                aside.seek(0)
+                written = aside.read().decode(errors="replace").strip()
+        if written:
+            logging.getLogger(__name__).debug("image decoder: %s", written)
 
 
 def _blank_edge(image: np.ndarray) -> int:
