@@ -20,7 +20,7 @@ from vision.grouping import group_hand
 from vision.detector import CLASSIFIER_MODEL, DETECTOR_MODEL, TileDetector, load_detector
 from vision.images import read_photo
 from vision.read import read_hand
-from vision.read_cli import ReadError, table_record
+from vision.read_cli import ReadError, assumptions, table_record
 
 MJCAM = Path(sys.executable).parent / "mjcam"
 HAND = (0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 5z", "5z"))
@@ -33,8 +33,8 @@ def valid_photo(name: str) -> Path:
 
 
 def facts(**given) -> Namespace:
-    defaults = dict(seat=0, self_draw=False, source=None, rob_kong=False, dealer=None, streak=0, flag=[], kong=[],
-                    win_tile=None)
+    defaults = dict(seat=0, self_draw=False, source=None, rob_kong=False, dealer=None, streak=None, flag=[], kong=[],
+                    concealed_kong=[], win_tile=None)
     return Namespace(**(defaults | given))
 
 
@@ -91,6 +91,23 @@ def test_a_flag_that_turns_on_the_dealer_asks_for_the_dealer() -> None:
         table_record(reading, facts(self_draw=True, flag=["heaven"]), None, {})
 
 
+def test_a_face_up_kong_with_no_sideways_tile_is_scored_exposed_unless_said_concealed() -> None:
+    reading = group_hand(laid(HAND, (1, row("9p* 9p 9p", "7s 7s 7s 7s"))), "daishan")
+    assert [n.key for n in reading.needs if "melds" in n.key] == ["melds.1.concealed"]
+    exposed = table_record(reading, facts(self_draw=True), None, {})
+    assert exposed["players"][0]["melds"][1] == {"type": "kong", "tiles": "7777s"}
+    assert assumptions(reading, exposed) == [
+        "meld 2 (7777s) is scored as an exposed kong: give --concealed-kong 2 if it is concealed"]
+    concealed = table_record(reading, facts(self_draw=True, concealed_kong=[2]), None, {})
+    assert concealed["players"][0]["melds"][1] == {"type": "kong", "tiles": "7777s", "concealed": True}
+    assert assumptions(reading, concealed) == []
+    claimed = group_hand(laid(HAND, (1, row("9p* 9p 9p", "2m* 2m 2m 2m"))), "daishan")
+    for read, n, what in ((reading, 1, "meld 1 is a pung"), (reading, 3, "the photo shows no such meld"),
+                          (claimed, 2, "meld 2 shows a claimed tile turned sideways")):
+        with pytest.raises(ReadError, match=f"^--concealed-kong {n}: {what}$"):
+            table_record(read, facts(self_draw=True, concealed_kong=[n]), None, {})
+
+
 def test_the_winning_tile_given_overrides_the_tile_set_apart() -> None:
     reading = group_hand(laid(HAND, (1, row("9p* 9p 9p"))), "daishan")
     assert reading.win_tile == "5z"
@@ -117,6 +134,10 @@ def mjcam(*args: str) -> subprocess.CompletedProcess:
     (["x.jpg", "--rules", "fuzhou", "--indicator", ""], "mjcam read: --indicator takes one tile, e.g. 5p, not ''\n"),
     (["x.jpg", "--rules", "wenling", "--flag", "heaven"],  # a Daishan and Fuzhou flag: typed, it must count
      "mjcam read: --flag heaven: not a win flag of wenling rules (theirs: kong_replacement, after_special_kong)\n"),
+    (["x.jpg", "--rules", "daishan", "--self-draw", "--dealer", "1"],  # facts only scoring uses, given without it
+     "mjcam read: --self-draw, --dealer count only with --score: add --score to score the hand, or leave them out\n"),
+    (["x.jpg", "--rules", "fuzhou", "--streak", "0"],
+     "mjcam read: --streak counts only with --score: add --score to score the hand, or leave it out\n"),
     (["x.jpg", "--rules", "wenling", "--score", "--non-winner"],
      "mjcam read: --score scores the photographed hand as the winner's: leave out --non-winner\n"),
 ])

@@ -2,8 +2,9 @@
 
 Prints the player's part of a table record (concealed tiles, melds, flowers, winning tile) with the
 reader's problems, suggestions and what the photo cannot show (``needs``). With ``--score`` the missing
-facts come as flags, the other players are left blank (``""``) and the table is scored. An unreadable photo,
-a photo with no tile found, settings the rules refuse, and missing or impossible facts exit with status 2,
+facts come as flags, the other players are left blank (``""``) and the table is scored; what the score had to
+assume (a face-up kong taken as exposed) is said. An unreadable photo, a photo with no tile found, settings the
+rules refuse, facts for scoring given without ``--score``, and missing or impossible facts exit with status 2,
 a hand that is no legal win as read with status 1, each with one line on stderr.
 """
 from __future__ import annotations
@@ -45,11 +46,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rob-kong", action="store_true", help="with --from: the win robbed that seat's kong")
     parser.add_argument("--indicator", metavar="TILE", help="the indicator tile (得, 金 or 宝), e.g. 5p")
     parser.add_argument("--dealer", type=int, choices=range(4), metavar="N", help="the dealer's seat")
-    parser.add_argument("--streak", type=int, default=0, metavar="N", help="dealer streak 连庄 (default 0)")
+    parser.add_argument("--streak", type=int, metavar="N", help="dealer streak 连庄 (default 0)")
     parser.add_argument("--flag", action="append", default=[], metavar="F", help="a win flag, e.g. last_tile")
     parser.add_argument("--option", action="append", default=[], metavar="K=V", help="a rule option, e.g. di=2")
     parser.add_argument("--kong", action="append", default=[], metavar="TILE",
                         help="the tile of a kong shown all face down (one per such kong, in meld order)")
+    parser.add_argument("--concealed-kong", action="append", default=[], type=int, metavar="N",
+                        help="meld N (numbered as read) is a concealed kong laid face up; unsaid, a kong of four "
+                             "face-up tiles with none turned sideways is scored as exposed")
     parser.add_argument("--win-tile", metavar="TILE", help="the winning tile, when none is set apart")
 
 
@@ -69,6 +73,11 @@ def run(args: argparse.Namespace) -> int:
                             f"(theirs: {', '.join(REGIONS[args.rules].flags)})")
         if args.score and args.non_winner:
             raise ReadError("--score scores the photographed hand as the winner's: leave out --non-winner")
+        unused = [flag for flag, given in _scoring_facts(args) if given]
+        if unused and not args.score:
+            raise ReadError(f"{', '.join(unused)} {'counts' if len(unused) == 1 else 'count'} only with --score: "
+                            "add --score to score the hand, or leave "
+                            f"{'it' if len(unused) == 1 else 'them'} out")
         reading, photo, detections = _read(args.photo, args.rules, args.seat, indicator, options, not args.non_winner)
         if not len(detections):
             raise ReadError(f"no tile was found in {args.photo}: photograph the hand closer, the tiles filling "
@@ -85,6 +94,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"mjcam read: {error}", file=sys.stderr)
         return 2
     return _score(record, reading, detections, args.json, args.win_tile is not None)
+
+
+def _scoring_facts(args: argparse.Namespace) -> list[tuple[str, bool]]:
+    """The flags that only scoring uses, and whether each was given (--indicator and --option also steer the
+    reading: which tiles are wild, which the region lays aside)."""
+    return [("--self-draw", args.self_draw), ("--from", args.source is not None), ("--rob-kong", args.rob_kong),
+            ("--dealer", args.dealer is not None), ("--streak", args.streak is not None), ("--flag", bool(args.flag)),
+            ("--kong", bool(args.kong)), ("--concealed-kong", bool(args.concealed_kong)),
+            ("--win-tile", args.win_tile is not None)]
 
 
 def _read(path: str, region: str, seat: int, indicator: str | None, options: dict[str, Any],
@@ -141,6 +159,13 @@ def table_record(reading: Any, args: argparse.Namespace, indicator: str | None,
         raise ReadError(f"--kong names {len(kongs)} face-down kong(s), but the photo shows {len(blanks)}")
     for (_, meld), tile in zip(blanks, kongs):
         meld["tiles"] = format_tiles([tile] * 4)
+    for n in args.concealed_kong:
+        meld = player["melds"][n - 1] if 1 <= n <= len(player["melds"]) else None
+        if meld is None or meld["type"] != "kong" or "from" in meld:
+            what = ("the photo shows no such meld" if meld is None else f"meld {n} is a {meld['type']}"
+                    if meld["type"] != "kong" else f"meld {n} shows a claimed tile turned sideways")
+            raise ReadError(f"--concealed-kong {n}: {what}")
+        meld["concealed"] = True
     win_tile = _one_tile(args.win_tile, "--win-tile") if args.win_tile is not None else reading.win_tile
     if args.self_draw and args.source is not None:
         raise ReadError("give either --self-draw or --from SEAT, not both")
@@ -164,7 +189,7 @@ def table_record(reading: Any, args: argparse.Namespace, indicator: str | None,
         win["from"] = args.source
     players = [{"concealed": "", "melds": [], "flowers": ""} for _ in range(4)]
     players[args.seat] = player
-    return {"rules": reading.region, "options": options, "dealer": args.dealer or 0, "dealer_streak": args.streak,
+    return {"rules": reading.region, "options": options, "dealer": args.dealer or 0, "dealer_streak": args.streak or 0,
             "indicator": indicator, "players": players, "win": win, "context": {}}
 
 
@@ -187,11 +212,22 @@ def _score(record: dict[str, Any], reading: Any, detections: Any, as_json: bool,
         print(f"mjcam read: cannot score: {error}", file=sys.stderr)
         return 2
     result = score_valid_table(table)
+    assumed = assumptions(reading, record)
     if as_json:
-        print(json.dumps({"record": record, "result": result}, ensure_ascii=False))
+        print(json.dumps({"record": record, "result": result, "assumed": assumed}, ensure_ascii=False))
     else:
-        print(describe(reading, detections, asking=False) + "\n\n" + breakdown(table, result))
+        print(describe(reading, detections, asking=False) + "".join(f"\n  assumed: {a}" for a in assumed)
+              + "\n\n" + breakdown(table, result))
     return 0
+
+
+def assumptions(reading: Any, record: dict[str, Any]) -> list[str]:
+    """What the score took for a question the flags left unanswered and that changes it: a kong of four face-up
+    tiles with none turned sideways, scored as exposed unless said concealed."""
+    melds = record["players"][record["win"]["player"]]["melds"]
+    kongs = [int(n.key.split(".")[1]) for n in reading.needs if n.key.endswith(".concealed")]
+    return [f"meld {k + 1} ({melds[k]['tiles']}) is scored as an exposed kong: give --concealed-kong {k + 1} if it "
+            "is concealed" for k in kongs if not melds[k].get("concealed")]
 
 
 def describe(reading: Any, detections: Any, asking: bool = True) -> str:
