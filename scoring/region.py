@@ -169,7 +169,12 @@ class Region:
         if table.win is not None and not self.is_win(table):
             unwild = "indicator" in self.info.asks and table.indicator is None  # its wilds, unknown, taken as none
             raise NoWin(f"players[{table.win.player}]'s hand is not a legal win under {self.info.key} rules"
-                        + (f" with no {self.info.indicator} indicator given (no tile is wild)" if unwild else ""))
+                        + (f" with no {self.info.indicator} indicator given (no tile is wild)" if unwild else "")
+                        + self.no_win_reason(table))
+
+    def no_win_reason(self, table: Table) -> str:
+        """Why a hand that is no legal win may have been thought one, appended to the refusal ("" for none)."""
+        return ""
 
     def near_wins(self, table: Table) -> list[tuple[str, str]]:
         """(tile, tile instead) for at most NEAR_WINS changes of one of the winner's concealed tiles that make

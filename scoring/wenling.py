@@ -326,10 +326,17 @@ class Wenling(Region):
             raise RecordError("flag after_special_kong needs a special tile laid aside by the winner")
 
     def size_reason(self, table: Table, p: Player) -> str:
-        """A winner short of a complete hand who holds a 腊子 but won on a discard: that 腊子 needs a self-draw."""
+        """A winner a tile short of a complete hand who holds a 腊子 but won on a discard."""
+        return self._lazi_on_discard(table, p) if p.size == self.info.hand_size else ""
+
+    def no_win_reason(self, table: Table) -> str:
+        """A winner of a hand that is no winning shape who holds a 腊子 but won on a discard."""
+        return self._lazi_on_discard(table, table.winner)
+
+    def _lazi_on_discard(self, table: Table, p: Player) -> str:
+        """Why ``p``'s 腊子 does not make the win: it wins without a complete hand only when self-drawn."""
         win = table.win
-        if (win is None or win.player != p.seat or win.self_drawn or p.size != self.info.hand_size
-                or not _instant_lazi(p, self._seat(table, p.seat))):
+        if win is None or win.player != p.seat or win.self_drawn or not _instant_lazi(p, self._seat(table, p.seat)):
             return ""
         return ("; a 腊子 wins without a complete hand only when self-drawn (「可立即和牌」): won on a discard, "
                 "the hand must be complete")

@@ -235,8 +235,11 @@ def test_lazi_concealed_kong_of_seat_wind_or_dragon(kong, rule):
 
 
 def test_lazi_on_a_discard_needs_a_complete_hand():
-    with pytest.raises(RecordError, match="not a legal win"):
+    with pytest.raises(RecordError, match="not a legal win under wenling rules; a 腊子 wins without a complete hand "
+                                          "only when self-drawn"):
         hand("1357p2468s136z9p9p9p", "1p", melds_text="c123m")
+    with pytest.raises(RecordError, match="not a legal win under wenling rules$"):  # no 腊子: the plain line
+        hand("1357p2468s136z9p9p5p", "1p", melds_text="c123m")
 
 
 def test_lazi_by_a_laid_tile_must_be_self_drawn():
