@@ -9,7 +9,8 @@ missed; then 71 more on the items and combinations those tables left rare or unt
 what each table fires: a fifth audit, 2026-12-04, that found no scoring error either; then 71 more, 2026-12-05, by
 two audits that found none: 25 Wenling tables of 包三家, non-winners' 腊子 and the 500 cap, and 46 of Fuzhou's 金,
 Baicheng's 宝 and Daishan's readings; then 9, 2026-12-05, by a clause-by-clause audit of spec.md's Wenling and
-Daishan sections, that found none and pinned the clauses no test held: names ``C01``…). ``net`` null: the record must be refused, with ``error`` in the message."""
+Daishan sections, that found none and pinned the clauses no test held: names ``C01``…). ``net`` null: the
+record must be refused, with ``error`` in the message."""
 from __future__ import annotations
 
 import json
