@@ -215,8 +215,8 @@ class Baicheng(Region):
             raise RecordError(f"baicheng rules have no flowers: the 宝 indicator cannot be {table.indicator}")
         for p in table.players:
             if p.flowers:
-                raise RecordError(f"players[{p.seat}].flowers holds {''.join(p.flowers)}: baicheng rules have "
-                                  "no flowers")
+                shown = "".join(p.flowers[:8]) + ("…" if len(p.flowers) > 8 else "")  # a line, however many
+                raise RecordError(f"players[{p.seat}].flowers holds {shown}: baicheng rules have no flowers")
         super().check_tiles(table)
 
     def check_win(self, table: Table) -> None:

@@ -250,6 +250,7 @@ def test_kong_payments_scale_with_di():
 # -- validation -------------------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("kw, message", [
     ({"flowers": "1f"}, "no flowers"),
+    ({"flowers": "1m" * 60_000}, ".flowers holds 1m1m1m1m1m1m1m1m…: baicheng rules have no flowers"),  # a line
     ({"indicator": "1f"}, "no flowers"),
     ({"concealed": "678s123m8p1f"}, "flower"),
     ({"by": "self_draw", "flags": ("bao_draw",), "indicator": "9m"}, "needs win.tile to be the 宝 indicator 9m"),
