@@ -200,7 +200,10 @@ def test_three_bao_in_hand_pay_as_a_concealed_kong():
 
 # -- payers -------------------------------------------------------------------------------------------------------
 def test_dealer_winner_raises_everyone():
-    assert score_table(baicheng("678s123m88p", "8s", seat=0, source=2))["net"] == [8, -2, -4, -2]
+    result = score_table(baicheng("678s123m88p", "8s", seat=0, source=2))
+    assert result["net"] == [8, -2, -4, -2]
+    # a payer who is no dealer is raised because the dealer is involved (和庄有关), not named the dealer
+    assert [(i["rule"], i["name_zh"]) for i in result["players"][3]["items"]] == [("胡牌", "胡牌"), ("庄", "和庄有关")]
 
 
 def test_discarder_alone_pays_with_the_option():

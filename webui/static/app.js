@@ -1125,7 +1125,7 @@ const FORMULA_ZH = [
   [/; each of the three pays it/g, "；三家各付"],
   [/; the discarder pays it/g, "；放炮者付"],
   [/; the robbed player pays it 3 times/g, "；被抢杠者付三倍"],
-  [/\(([\d.]+) if the dealer is involved, else ([\d.]+)\)/g, "（有庄家 $1，否则 $2）"],
+  [/\(([\d.]+) if the dealer is involved, else ([\d.]+)\)/g, "（和庄有关 $1，否则 $2）"],
   [/\bdi\b/g, "底"],
   [/\bterms\b/g, "各项"],
 ];
