@@ -100,7 +100,7 @@ CASES = {
     "摸宝 with no 宝": (baicheng(by="self_draw", flags=("bao_draw",)), "“摸宝”须先给出宝"),
     "摸宝 on a discard": (baicheng(flags=("bao_draw",), indicator="8s"), "“摸宝”只能自摸"),
     "天胡 not the dealer": (daishan(by="self_draw", flags=("heaven",)), "天胡须庄家和牌"),
-    "地胡 not on the dealer's discard": (daishan(flags=("earth",), source=2), "地胡须闲家和庄家打出的牌"),
+    "地胡 not on the dealer's discard": (daishan(flags=("earth",), source=2), "地胡须是庄家打出的牌、由闲家和牌"),
     "地胡 by self-draw": (daishan(by="self_draw", flags=("earth",)), "“地胡”只能和别人打出的牌"),
     "金坎 with no 金": (fuzhou(by="self_draw", flags=("gold_kan",), indicator=None), "“金坎”须先给出金"),
     "天胡 with a pung": (daishan("123456789m55s", by="self_draw", melds_text="p111p", flags=("heaven",), seat=0),

@@ -133,7 +133,7 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
     _row(r"flag kong_replacement \(杠开\) needs a kong or whirlwind of the winner", "杠开须和牌一家有杠或旋风杠"),
     # scoring.daishan
     _row(r"flag heaven \(天胡\) needs the dealer as the winner", "天胡须庄家和牌"),
-    _row(r"flag earth \(地胡\) needs a win on the dealer's discard by another player", "地胡须闲家和庄家打出的牌"),
+    _row(r"flag earth \(地胡\) needs a win on the dealer's discard by another player", "地胡须是庄家打出的牌、由闲家和牌"),
     _row(r"flag heaven \(天胡\) allows no claimed meld: the dealer wins before any discard \(「庄家可补花可暗杠」\)",
          "天胡不能有吃、碰或明杠：庄家在打出第一张牌之前就已和牌（庄家可补花可暗杠）"),
     _row(r"flag earth \(地胡\) allows no meld: the winner has had no turn before the dealer's first discard",

@@ -334,7 +334,7 @@ export const STRINGS = {
     bad_int: "须为 {low} 到 {high} 之间的整数。未保存，仍用原来的值。",
     flag_needs: "（仅限{by}）",
     flag_needs_dealer_winner: "（仅限庄家和牌）",
-    flag_needs_dealer_discard: "（仅限闲家和庄家打出的牌）",
+    flag_needs_dealer_discard: "（仅限庄家打出的牌、由闲家和牌）",
     flag_needs_indicator_win: "（仅限和牌张是{name}）",
     flag_needs_indicator: "（须有{name}）",
     flag_needs_flag: "（须同时勾选“{flag}”）",
