@@ -517,12 +517,15 @@ def _lazi_result(seat: int, items: list[Item]) -> SeatResult:
 BAO_NOTES = {
     None: ("包三家 applies: the discarder pays for everyone", "包三家：被包方（放炮者）代付三家"),
     "by": ("no 包三家: only a win on a discard is paid by the discarder alone", "不包三家：只有点炮和才包三家"),
-    "sheng_phase": ("no 包三家: the table was not in the 生张 phase", "不包三家：未到生张阶段"),
-    "tile_was_sheng": ("no 包三家: the winning discard was not a 生张", "不包三家：所放的牌不是生张"),
-    "exempt": ("no 包三家: the discarder held only 生张 and was not ready (听牌)", "不包三家：放炮者手中全是生张且未听牌"),
-    "exempt_option": ("no 包三家: the discarder held only 生张 (option bao_exempt_all_sheng)",
-                      "不包三家：放炮者手中全是生张（选项 bao_exempt_all_sheng）"),
+    "sheng_phase": ("no 包三家: the table was not in the 生牌 phase", "不包三家：未到生牌阶段"),
+    "tile_was_sheng": ("no 包三家: the winning discard was not a 生牌", "不包三家：所放的牌不是生牌"),
+    "exempt": ("no 包三家: the discarder held only 生牌 and was not ready (听牌)", "不包三家：放炮者手中全是生牌且未听牌"),
+    "exempt_option": ("no 包三家: the discarder held only 生牌 (option bao_exempt_all_sheng)",
+                      "不包三家：放炮者手中全是生牌（本桌选项：全是生牌即不包）"),
 }
+BAO_FACTS_ZH = {"sheng_phase": "处于生牌阶段", "tile_was_sheng": "所放的牌是生牌", "discarder_all_sheng": "放炮者手中全是生牌",
+                "discarder_tenpai": "放炮者已听牌"}
+"""The 包三家 facts as the page's boxes name them (webui/static/i18n.js CONTEXT_FIELDS; a test checks they agree)."""
 
 
 def bao_outcome(table: Table) -> dict[str, Any] | None:
@@ -542,7 +545,7 @@ def bao_outcome(table: Table) -> dict[str, Any] | None:
     note, note_zh = BAO_NOTES[failed]
     deciding = "discarder_tenpai" if failed == "exempt" else failed
     if deciding in BAO_FACTS and deciding not in table.context["bao"]:  # said so, not told so
-        note, note_zh = f"{note} ({deciding} not given: taken as false)", f"{note_zh}（未给出 {deciding}，按否计）"
+        note, note_zh = f"{note} ({deciding} not given: taken as false)", f"{note_zh}（未填“{BAO_FACTS_ZH[deciding]}”，按否计）"
     return {"payer": None if failed else table.win.source, "why": failed, "note": note, "note_zh": note_zh}
 
 

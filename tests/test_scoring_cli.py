@@ -70,7 +70,7 @@ def test_the_breakdown_says_which_indicator_it_scored_with(indicator, line):
 
 @pytest.mark.parametrize("tile_was_sheng, line", [
     (True, "包三家 applies: the discarder pays for everyone (P0)."),
-    (False, "no 包三家: the winning discard was not a 生张."),
+    (False, "no 包三家: the winning discard was not a 生牌."),
 ])
 def test_the_breakdown_says_whether_bao_applies(tile_was_sheng, line):
     record = json.loads((EXAMPLES / "W1.json").read_text())

@@ -364,8 +364,8 @@ def test_bao_conditions(change, why):
 
 def test_the_result_says_why_bao_does_not_apply():
     result = bao_result(BAO | {"tile_was_sheng": False})
-    assert result["bao"]["note"] == "no 包三家: the winning discard was not a 生张"
-    assert result["bao"]["note_zh"] == "不包三家：所放的牌不是生张"
+    assert result["bao"]["note"] == "no 包三家: the winning discard was not a 生牌"
+    assert result["bao"]["note_zh"] == "不包三家：所放的牌不是生牌"
     assert bao_result(BAO)["bao"]["note"] == "包三家 applies: the discarder pays for everyone"
     assert "bao" not in score_table(wenling("234p567s11s", "2p", "discard"))
 
@@ -373,9 +373,9 @@ def test_the_result_says_why_bao_does_not_apply():
 def test_the_result_says_when_the_bao_fact_that_decided_it_was_not_given():
     left_out = {key: value for key, value in BAO.items() if key != "tile_was_sheng"}
     assert bao_result(left_out)["bao"]["note"] == (
-        "no 包三家: the winning discard was not a 生张 (tile_was_sheng not given: taken as false)")
+        "no 包三家: the winning discard was not a 生牌 (tile_was_sheng not given: taken as false)")
     assert bao_result({"sheng_phase": True, "tile_was_sheng": True, "discarder_all_sheng": True})["bao"]["note_zh"] == (
-        "不包三家：放炮者手中全是生张且未听牌（未给出 discarder_tenpai，按否计）")
+        "不包三家：放炮者手中全是生牌且未听牌（未填“放炮者已听牌”，按否计）")
 
 
 def test_a_note_beside_the_four_bao_facts_is_ignored():
@@ -386,6 +386,7 @@ def test_bao_exempt_all_sheng_option():
     facts = BAO | {"discarder_all_sheng": True, "discarder_tenpai": True}
     result = bao_result(facts, options={"bao_exempt_all_sheng": True})
     assert result["players"][3]["total"] == 20 and result["bao"]["why"] == "exempt_option"
+    assert result["bao"]["note_zh"] == "不包三家：放炮者手中全是生牌（本桌选项：全是生牌即不包）"  # no option key in Chinese
 
 
 def test_bao_needs_a_discard():

@@ -1952,9 +1952,9 @@ def test_the_score_says_whether_the_bao_facts_ticked_come_to_bao(browser, server
     expect(page.locator("#score-body")).to_be_visible()
     expect(note).to_be_hidden()  # nothing said of 包三家
     page.locator("#context-bao").click()
-    expect(note).to_have_text("no 包三家: the table was not in the 生张 phase")
+    expect(note).to_have_text("no 包三家: the table was not in the 生牌 phase")
     page.locator("#context-bao-sheng_phase").click()
-    expect(note).to_have_text("no 包三家: the winning discard was not a 生张")
+    expect(note).to_have_text("no 包三家: the winning discard was not a 生牌")
     page.locator("#context-bao-tile_was_sheng").click()
     expect(note).to_have_text("包三家 applies: the discarder pays for everyone (Seat 2 · West)")
     expect(page.locator("#net-2")).to_have_class("loss")

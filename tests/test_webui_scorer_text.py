@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from tests.records import player, record, rejected, winner_record
+from scoring.wenling import BAO_FACTS_ZH
 from webui.scorer_text import FLAGS_ZH, REFUSALS, refusal_in_chinese
 
 STATIC = Path(__file__).resolve().parents[1] / "webui" / "static"
@@ -137,3 +138,10 @@ def test_flag_names_are_the_pages():
     block = text.split("export const FLAG_NAMES = {")[1].split("};")[0]
     page = dict(re.findall(r'^  (\w+): \{ en: "[^"]*", zh: "([^"（]*)', block, re.M))
     assert page == FLAGS_ZH
+
+
+def test_bao_fact_names_are_the_pages():
+    """A 包三家 note naming a fact left out names it as the page's box does."""
+    text = (STATIC / "i18n.js").read_text(encoding="utf-8")
+    block = text.split("export const CONTEXT_FIELDS = {")[1].split("};")[0]
+    assert dict(re.findall(r'\["(\w+)", \{ en: "[^"]*", zh: "([^"]*)" \}\]', block)) == BAO_FACTS_ZH

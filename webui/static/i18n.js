@@ -366,9 +366,9 @@ export const CONTEXT_FIELDS = {
   bao: {
     label: { en: "包三家: the discarder may pay for everyone", zh: "包三家" },
     facts: [
-      ["sheng_phase", { en: "the table was in the 生张 phase", zh: "处于生张阶段" }],
-      ["tile_was_sheng", { en: "the winning discard was a 生张", zh: "所放的牌是生张" }],
-      ["discarder_all_sheng", { en: "the discarder held only 生张", zh: "放炮者手中全是生张" }],
+      ["sheng_phase", { en: "the table was in the 生牌 phase", zh: "处于生牌阶段" }],
+      ["tile_was_sheng", { en: "the winning discard was a 生牌", zh: "所放的牌是生牌" }],
+      ["discarder_all_sheng", { en: "the discarder held only 生牌", zh: "放炮者手中全是生牌" }],
       ["discarder_tenpai", { en: "the discarder was ready (听牌)", zh: "放炮者已听牌" }],
     ],
   },
