@@ -260,7 +260,7 @@ export const STRINGS = {
     kind_pung: "碰",
     kind_pung_bao: "叉宝（碰宝）",
     kind_kong: "明杠",
-    kind_kong_added: "加杠",
+    kind_kong_added: "补杠",
     kind_kong_concealed: "暗杠",
     kind_whirlwind: "旋风杠",
     edit_meld: "副露{n}：{kind}——修改",
