@@ -55,6 +55,7 @@ INFO = RegionInfo(
                    "单飘 also scores 夹胡 (+1)", "单飘另计夹胡一番"),
     ),
     flags=("kong_replacement", "bao_draw"),
+    flag_names=(("kong_replacement", "won on the tile drawn after a kong (杠开)", "杠开（杠后补牌和）"),),  # no flowers
     indicator="宝", indicator_name="bao (treasure)", asks=("dealer",), indicator_flags=("bao_draw",),
     meld_types=("chow", "pung", "kong", "whirlwind"),
     extra_sets=((DRAGON_SET, DRAGONS),),

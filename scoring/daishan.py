@@ -31,6 +31,7 @@ INFO = RegionInfo(
                    "七小对须为 7 个不同的对子（否则四张相同可算两对）"),
     ),
     flags=("kong_replacement", "last_tile", "heaven", "earth"),
+    flag_names=(("heaven", "heavenly hand: the dealer's first draw (天胡)", "天胡"),),  # 「天胡：庄家在未出牌前就胡了」
     description="13 tiles (14 for the winner), no wilds; 4 sets + pair, 七小对 or 十三不搭; 2底1花 by default.",
 )
 

@@ -107,7 +107,9 @@ class RegionInfo:
     cannot show (``dealer``, ``indicator``). ``indicator_flags`` are the flags whose event needs the
     indicator given; ``reads_streak`` says whether `dealer_streak` is read (Fuzhou); ``wins_on_laid_aside``
     whether the winning tile may be one laid aside with the flowers (Wenling's 腊子 completed by a flower drawn).
-    ``exclusive_flags`` are pairs of flags whose events cannot happen together, each with why.
+    ``exclusive_flags`` are pairs of flags whose events cannot happen together, each with why. ``flag_names``
+    are (flag, English, Chinese) for the flags whose event the region's own rules call otherwise than the page
+    does by default (Daishan's 天胡, Baicheng's 杠开 with no flowers).
     """
 
     key: str
@@ -129,6 +131,7 @@ class RegionInfo:
     reads_streak: bool = False
     wins_on_laid_aside: bool = False
     exclusive_flags: tuple[tuple[str, str, str], ...] = ()
+    flag_names: tuple[tuple[str, str, str], ...] = ()
     description: str = ""
 
     @property
@@ -149,6 +152,7 @@ class RegionInfo:
             "indicator_flags": list(self.indicator_flags), "reads_streak": self.reads_streak,
             "wins_on_laid_aside": self.wins_on_laid_aside,
             "exclusive_flags": [[first, second] for first, second, _ in self.exclusive_flags],
+            "flag_names": {flag: {"en": en, "zh": zh} for flag, en, zh in self.flag_names},
             "description": self.description,
         }
 

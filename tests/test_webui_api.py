@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from scoring import REGIONS, score_table
 from datasets.synth import generate_scene
 from scoring.record import MAX_RECORD_BYTES
+from tests.records import winner_record
 from tests.table_video import VALID_IMAGES, write_table_video
 from tests.test_grouping import PUNG, laid, row
 from vision.detector import DetectorSettings, TileDetector
@@ -366,6 +367,13 @@ def test_score_refusals_come_in_chinese_too(client):
     assert "copies of 5m" in answer["error"] and answer["error_zh"].startswith("桌上有 ")
     unknown = client.post("/api/score", json={**record, "rules": "mahjong"}).get_json()
     assert "error_zh" not in unknown  # no Chinese for it: the page shows the English, labelled
+
+
+@pytest.mark.parametrize("rules, hand, name", [
+    ("daishan", "123m456m789m123p55p", "天胡"), ("fuzhou", "123m456m789m123p456p55p", "天和")])
+def test_a_chinese_refusal_names_an_event_as_the_records_rules_do(client, rules, hand, name):
+    record = winner_record(rules, hand, "5p", "discard", flags=("heaven",))
+    assert client.post("/api/score", json=record).get_json()["error_zh"] == f"“{name}”只能自摸"
 
 
 JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8)

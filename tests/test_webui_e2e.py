@@ -1507,6 +1507,24 @@ def test_a_hand_kept_by_another_version_is_not_restored(browser, server):
     assert page.errors == []
 
 
+def test_chinese_events_are_named_as_each_regions_rules_name_them(browser, server):
+    page = open_page(browser, server, "daishan")
+    page.locator("#lang").click()
+    expect(page.locator("#flags label", has=page.locator("#flag-heaven"))).to_have_text("天胡 ")  # 「天胡：庄家…」
+    page.select_option("#dealer", "0")  # the dealer (seat 0) wins: 地胡 is ruled out
+    expect(page.locator("#flag-earth-note")).to_have_text("（仅限庄家打出的牌、由闲家和牌）")
+    page.select_option("#rules", "fuzhou")
+    expect(page.locator("#flags label", has=page.locator("#flag-heaven"))).to_have_text("天和 ")
+    page.select_option("#rules", "baicheng")  # no flowers: 杠开
+    expect(page.locator("#flags label", has=page.locator("#flag-kong_replacement"))).to_have_text("杠开（杠后补牌和） ")
+    page.select_option("#rules", "wenling")
+    expect(page.locator("#flags label", has=page.locator("#flag-kong_replacement"))).to_contain_text("杠上开花（")
+    page.locator("#lang").click()
+    page.select_option("#rules", "daishan")
+    expect(page.locator("#flags label", has=page.locator("#flag-heaven"))).to_contain_text("(天胡)")
+    assert page.errors == []
+
+
 def test_chinese_questions_name_the_regions_indicator_and_keep_the_guess_open(browser, server):
     page = open_page(browser, server, "fuzhou")
     page.locator("#lang").click()

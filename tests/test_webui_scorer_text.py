@@ -111,13 +111,18 @@ CASES = {
     "杠上开花 with no kong or flower": (daishan(by="self_draw", flags=("kong_replacement",)),
                                      "杠上开花须和牌一家有杠或花牌：只有杠或补花之后才摸补牌"),
     "海底 on a discard": (daishan(flags=("last_tile",)), "“海底”只能自摸"),
+    # an event named as the region names it: Daishan's 天胡, Fuzhou's 天和, Baicheng's 杠开 (no flowers to 开花)
+    "天胡 on a discard": (daishan(flags=("heaven",)), "“天胡”只能自摸"),
+    "天和 on a discard": (fuzhou(flags=("heaven",)), "“天和”只能自摸"),
+    "杠开 on a discard": (baicheng(flags=("kong_replacement",)), "“杠开”只能自摸"),
+    "杠上开花 on a discard": (wenling(flags=("kong_replacement",)), "“杠上开花”只能自摸"),
 }
 
 
 @pytest.mark.parametrize("name", list(CASES))
 def test_every_refusal_a_player_can_meet_is_in_chinese(name):
     line = rejected(CASES[name][0])
-    chinese = refusal_in_chinese(line)
+    chinese = refusal_in_chinese(line, CASES[name][0]["rules"])
     assert chinese == CASES[name][1], f"{name}: {line!r} -> {chinese!r}"
     assert not re.search(r"[A-Za-z]", chinese)
 

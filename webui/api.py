@@ -143,7 +143,7 @@ def _read_request(values: Any) -> ReadRequest:
         try:
             check_setting(rules, indicator, options)
         except RecordError as error:
-            raise ApiError(400, str(error), refusal_in_chinese(str(error))) from None
+            raise ApiError(400, str(error), refusal_in_chinese(str(error), rules)) from None
     return ReadRequest(rules, int(seat_text), indicator, options, winner in (True, "true"))
 
 
@@ -293,7 +293,8 @@ def score() -> Any:
     try:
         return jsonify(score_table(record))
     except RecordError as error:
-        raise ApiError(400, f"invalid table record: {error}", refusal_in_chinese(str(error))) from None
+        rules = record.get("rules") if isinstance(record, dict) else None
+        raise ApiError(400, f"invalid table record: {error}", refusal_in_chinese(str(error), rules)) from None
 
 
 def _camera() -> Any:

@@ -19,7 +19,16 @@ FLAGS_ZH = {
     "kong_replacement": "杠上开花", "last_tile": "海底", "heaven": "天和", "earth": "地胡", "rob_gold": "抢金",
     "three_golds": "三金倒", "gold_kan": "金坎", "bao_draw": "摸宝", "after_special_kong": "补白板/特殊牌后摸牌和",
 }
-"""The win flags' Chinese names, as the page's (webui/static/i18n.js FLAG_NAMES; a test checks they agree)."""
+"""The win flags' Chinese names, as the page's (webui/static/i18n.js FLAG_NAMES; a test checks they agree); a
+region may call one otherwise (`RegionInfo.flag_names`, `flag_name`)."""
+
+
+def flag_name(flag: str, rules: str | None = None) -> str:
+    """The Chinese name of win flag ``flag`` under ``rules``: the region's own where it has one (Daishan's 天胡),
+    as the page's box names it, without the explanation in brackets."""
+    info = REGIONS.get(rules) if isinstance(rules, str) else None  # a record's rules: anything JSON
+    own = {name: zh for name, _, zh in info.flag_names} if info else {}
+    return own.get(flag, FLAGS_ZH[flag]).split("（")[0]
 
 BAICHENG_NEEDS = {
     "三门全 (萬, 餅 and 條)": "三门全（萬、餅、條都有）",
@@ -148,6 +157,7 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
 """The scorer's refusals a player can meet, each whole, and their Chinese; the first row that matches is used."""
 
 
-def refusal_in_chinese(text: str) -> str | None:
-    """The scorer's English refusal ``text`` in Chinese; None when no row of REFUSALS matches it."""
-    return translate(text, REFUSALS, CONVERT)
+def refusal_in_chinese(text: str, rules: str | None = None) -> str | None:
+    """The scorer's English refusal ``text`` of a record under ``rules`` (its events named as that region names
+    them) in Chinese; None when no row of REFUSALS matches it."""
+    return translate(text, REFUSALS, CONVERT | {"flag": lambda flag: flag_name(flag, rules)})

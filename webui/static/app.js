@@ -1,6 +1,6 @@
 // The table page: capture a hand, correct it, fill in what a photo cannot show, read the score.
 // Everything goes through the JSON API (/api/detect, /api/score, /api/camera…); no framework, no build.
-import { CONTEXT_FIELDS, FLAG_NAMES, MELD_KINDS, STRINGS, needInChinese } from "./i18n.js";
+import { CONTEXT_FIELDS, FLAG_NAMES, MELD_KINDS, STRINGS, flagName, needInChinese } from "./i18n.js";
 import { SUITS, TILE_CODES, formatTiles, isTile, parseTiles, tileButton, tileName } from "./tiles.js";
 
 // a detection below this confidence is marked doubtful (vision.detections.DOUBTFUL_CONFIDENCE, as by `mjcam read`)
@@ -125,6 +125,9 @@ function t(key, vars = {}) {
   const text = STRINGS[state.lang][key] ?? STRINGS.en[key] ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => vars[name] ?? "");
 }
+
+/** A win flag's name under the rules chosen (the region's own where it has one), in ``lang``. */
+const eventName = (flag, lang = state.lang) => flagName(flag, lang, region()?.flag_names);
 
 function seatLabel(seat) {
   if (state.dealer === null) return t("seat_only", { n: seat });
@@ -400,10 +403,10 @@ function flagProblem(flag) {
   if (info.indicator_win_flags.includes(flag) && state.indicatorSaid && winTile && winTile !== indicator) {
     return t("flag_needs_indicator_win", { name: info.indicator });
   }
-  if (flag === "after_special_kong" && !state.flags.includes("kong_replacement")) return t("flag_needs_flag", { flag: FLAG_NAMES.kong_replacement[state.lang] });
+  if (flag === "after_special_kong" && !state.flags.includes("kong_replacement")) return t("flag_needs_flag", { flag: eventName("kong_replacement") });
   const excludes = (other) => other !== flag && info.exclusive_flags.some((pair) => pair.includes(flag) && pair.includes(other));
   const rival = state.flags.includes(flag) ? undefined : state.flags.find(excludes);
-  if (rival) return t("flag_excludes", { flag: FLAG_NAMES[rival]?.[state.lang] ?? rival });
+  if (rival) return t("flag_excludes", { flag: eventName(rival) });
   return null;
 }
 
@@ -482,9 +485,9 @@ function plainEnglish(text) {
       .replace(/\b(wenling|fuzhou|daishan|baicheng) rules\b/g, (_, key) => `${state.regions[key]?.name ?? key} rules`)
       .replace(/\bflags? ([a-z_]+)(?: \([^)]*\))?(?: and ([a-z_]+))?/g, (text, ...flags) => {
         const names = flags.slice(0, 2).filter(Boolean);
-        return names.every((flag) => FLAG_NAMES[flag]) ? names.map((flag) => `“${FLAG_NAMES[flag].en}”`).join(" and ") : text;
+        return names.every((flag) => FLAG_NAMES[flag]) ? names.map((flag) => `“${eventName(flag, "en")}”`).join(" and ") : text;
       })
-      .replace(/\b[a-z]+(?:_[a-z]+)+\b/g, (text) => (FLAG_NAMES[text] ? `“${FLAG_NAMES[text].en}”` : text))
+      .replace(/\b[a-z]+(?:_[a-z]+)+\b/g, (text) => (FLAG_NAMES[text] ? `“${eventName(text, "en")}”` : text))
       .replace(/\ba self_draw win\b/g, "a self-drawn win")
   );
 }
@@ -787,7 +790,7 @@ function renderReaderNotes() {
     ...needs.map((need) => {
       const item = document.createElement("li");
       const given = factGiven(need.key, state.seat);
-      item.textContent = `${given ? "✓ " : ""}${(state.lang === "zh" && needInChinese(need, region().indicator)) || namedTiles(need.question)}`;
+      item.textContent = `${given ? "✓ " : ""}${(state.lang === "zh" && needInChinese(need, region().indicator, region().flag_names)) || namedTiles(need.question)}`;
       item.classList.toggle("required", need.required);
       item.classList.toggle("given", given);
       return item;
@@ -889,7 +892,7 @@ function renderRegionFields() {
   flags.replaceChildren(flags.querySelector("legend"));
   flags.hidden = !info.flags.length;
   for (const flag of info.flags) {
-    const field = checkbox(`flag-${flag}`, FLAG_NAMES[flag]?.[state.lang] ?? flag, state.flags.includes(flag), (on) => {
+    const field = checkbox(`flag-${flag}`, eventName(flag), state.flags.includes(flag), (on) => {
       state.flags = on ? [...state.flags, flag] : state.flags.filter((f) => f !== flag);
       render();
     });

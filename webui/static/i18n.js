@@ -348,7 +348,8 @@ export const STRINGS = {
   },
 };
 
-/** Table-format `win.flags`: what each means, in both languages. */
+/** Table-format `win.flags`: what each means, in both languages; a region may call one otherwise (its
+ * `flag_names` in /api/regions: Daishan's 天胡, Baicheng's 杠开). */
 export const FLAG_NAMES = {
   kong_replacement: { en: "won on the tile drawn after a kong or flower (杠上开花)", zh: "杠上开花（杠或补花后摸牌和）" },
   last_tile: { en: "won on the last tile (海底)", zh: "海底" },
@@ -385,9 +386,15 @@ export const MELD_KINDS = {
   whirlwind: { type: "whirlwind", claimed: false },
 };
 
+/** A win flag's name in ``lang`` under rules whose own names are ``regionNames`` (`flag_names` of /api/regions). */
+export function flagName(flag, lang, regionNames = {}) {
+  return regionNames[flag]?.[lang] ?? FLAG_NAMES[flag]?.[lang] ?? flag;
+}
+
 /** One of the reader's `needs` (its table-record path ``key``, English ``question``, ``required``) in Chinese,
- * with the region's own indicator ``indicatorName`` (得, 金 or 宝) and events (``choices``); null for a key not known here. */
-export function needInChinese({ key, question, required, choices = [] }, indicatorName) {
+ * with the region's own indicator ``indicatorName`` (得, 金 or 宝) and events (``choices``, named by the region's
+ * ``flagNames``); null for a key not known here. */
+export function needInChinese({ key, question, required, choices = [] }, indicatorName, flagNames = {}) {
   const meld = key.match(/^melds\.(\d+)\.(\w+)$/);
   if (meld) {
     const question = {
@@ -404,7 +411,7 @@ export function needInChinese({ key, question, required, choices = [] }, indicat
     "win.by": "和法：自摸、点炮还是抢杠",
     "win.from": "谁放炮（或被抢杠）",
     "win.tile": required ? "哪张是和牌张（没有单独放开的牌）" : `没有单独放开的牌：行末的${guessed}是和牌张吗？请确认或改选`,
-    "win.flags": `特殊情况（${choices.map((flag) => FLAG_NAMES[flag]?.zh.split("（")[0] ?? flag).join("、")}）`, // the rules' own events
+    "win.flags": `特殊情况（${choices.map((flag) => flagName(flag, "zh", flagNames).split("（")[0]).join("、")}）`, // the rules' own events
     indicator: `翻出的${indicatorName}牌`,
     dealer: "谁是庄家",
     dealer_streak: "连庄次数",
