@@ -42,10 +42,12 @@ class Rule:
     citation: str
     when: Callable[..., bool] | None = None
 
-    def item(self, detail: str = "", value: int | float | None = None) -> Item:
-        """This rule as a result line; ``detail`` (e.g. the tiles) is appended to the English name."""
+    def item(self, detail: str = "", value: int | float | None = None, *, name_zh: str | None = None) -> Item:
+        """This rule as a result line; ``detail`` (e.g. the tiles) is appended to the English name; ``name_zh``
+        names it in Chinese where the rule's name depends on the hand (Wenling's 翻发财 under the 翻白板 rule)."""
         name = f"{self.name}: {detail}" if detail else self.name
-        return Item(name, self.name_zh, self.rule, self.value if value is None else value, self.unit, self.citation)
+        return Item(name, self.name_zh if name_zh is None else name_zh, self.rule,
+                    self.value if value is None else value, self.unit, self.citation)
 
     def applies(self, *subject: Any) -> bool:
         return self.when is not None and self.when(*subject)

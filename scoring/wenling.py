@@ -145,10 +145,12 @@ BLOCK_RULES = (PAIR_VALUE, PUNG_HEAVY, PUNG, TRIPLET_HEAVY, TRIPLET_PLAIN, EXPOS
                CONCEALED_KONG_HEAVY, CONCEALED_KONG, SEAT_WIND_SET, ZIPAI_SET)
 
 # -- laid-aside tiles -----------------------------------------------------------------------------------------
-SPECIAL_HE = Rule("exposed special tile", "翻白板（特殊牌）", "翻白板", 4, "和",
+SPECIAL_HE = Rule("exposed special tile", "翻特殊牌", "翻白板", 4, "和",
                   "翻白板 每张翻出的白板以 4 和计算（翻红中、翻发财以白板和数计算）")
-SPECIAL_FAN = Rule("exposed special tile", "翻白板（特殊牌）", "翻白板", 1, "番",
+SPECIAL_FAN = Rule("exposed special tile", "翻特殊牌", "翻白板", 1, "番",
                    "翻白板 和家翻出的每张白板以 1番计算（翻红中、翻发财以白板番数计算）")
+SPECIAL_ZH = {"5z": "翻白板", "6z": "翻发财", "7z": "翻红中"}
+"""An exposed special tile's item as the rules name it by the tile (「翻红中、翻发财以白板和数计算」, spec §3.2)."""
 SEAT_FLOWER = Rule("flower of the own seat", "门风花牌", "门风花牌", 1, "番", "门风花牌 抓到与门风相应的花牌则番数加 1")
 BASE = Rule("base", "基础 20 和", "基础20和", 20, "和", "牌点汇总 = （基础牌点 + 基础20和） *2^ 番数")
 
@@ -487,7 +489,9 @@ def _laid_aside_items(p: Player, seat: _Seat, seat_flower_fan: bool) -> list[Ite
     specials = [t for t in p.flowers if t in seat.roles.specials]
     if specials:
         text = format_tiles(specials)
-        items += [SPECIAL_HE.item(text, 4 * len(specials)), SPECIAL_FAN.item(text, len(specials))]
+        name_zh = "、".join(SPECIAL_ZH[t] for t in sorted(set(specials), key=TILE_INDEX.__getitem__))
+        items += [SPECIAL_HE.item(text, 4 * len(specials), name_zh=name_zh),
+                  SPECIAL_FAN.item(text, len(specials), name_zh=name_zh)]
     own = [t for t in p.flowers if t in seat.own_flowers]
     if own and seat_flower_fan:
         items.append(SEAT_FLOWER.item(format_tiles(own), len(own)))

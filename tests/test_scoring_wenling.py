@@ -82,6 +82,14 @@ def test_special_tiles_laid_aside():
     assert (seat["base"], seat["fan"]) == (4, 3)
 
 
+@pytest.mark.parametrize("indicator, flowers, name", [
+    ("9p", "5z", "翻白板"), ("5z", "6z", "翻发财"), ("5z", "67z", "翻发财、翻红中"), ("1f", "5z7z", "翻白板、翻红中")])
+def test_an_exposed_special_tile_is_named_by_the_tile(indicator, flowers, name):
+    """The 翻白板 rule's items name the tile that is special in this hand (「翻红中、翻发财以白板和数计算」)."""
+    seat = hand("234p567s11s", "2p", indicator=indicator, flowers=flowers)
+    assert [i["name_zh"] for i in seat["items"] if i["rule"] == "翻白板"] == [name, name]
+
+
 def test_seat_flower():
     assert base_fan("234p567s11s", "2p", flowers="2f") == (0, 3)
     assert base_fan("234p567s11s", "2p", flowers="26f") == (0, 4)
