@@ -38,7 +38,7 @@ INFO = RegionInfo(
                    allowed_names=DISCARD_PAYER_NAMES),
         OptionInfo("beikaobei_always", False, "bool",
                    "a 门清 payer pays +1 番 even when the winner is not 站立",
-                   "门清的输家总多输一番（否则只在胡牌者站立时）"),
+                   "门清的输家总多输一番（否则只在和牌者站立时）"),
         OptionInfo("hard_yaojiu", False, "bool",
                    "the hand must hold a terminal or honour besides the winning tile (硬幺)",
                    "必须有硬幺：除胡的那张牌外手中须有幺九"),

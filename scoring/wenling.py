@@ -32,7 +32,7 @@ INFO = RegionInfo(
                    "白板一律为得，发财与红中做特殊牌（原文「白板同样为得」）"),
         OptionInfo("seat_flower_fan_winner_only", False, "bool",
                    "the own-seat flower +1 番 counts for the winner only",
-                   "门风花牌加 1 番只算和牌家"),
+                   "门风花牌加 1 番只算和牌者"),
         OptionInfo("discard_triplet_concealed", True, "bool",
                    "a triplet completed by a discarded winning tile is a 暗刻 8/4 (false: an exposed 刻子 4/2)",
                    "点炮完成的刻子按暗刻 8/4 和计（否则按刻子 4/2 和）"),

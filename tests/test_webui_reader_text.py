@@ -67,7 +67,7 @@ CASES = {
                                      reads={10: (0.3, (("6p", 0.02),))}), "daishan"),
                   "手牌共 15 张（副露按三张算），岱山麻将和牌应有 14 张"),
     "a non-winner's hand size": (lambda: check_hand(replace(_reading("123m456p789s11z"), winner=False)),
-                                 "手牌共 11 张（副露按三张算），岱山麻将未和牌的一家应有 13 张"),
+                                 "手牌共 11 张（副露按三张算），岱山麻将未和牌者应有 13 张"),
     "a tile missing": (lambda: _read(laid((0, row("1m 2m 3m 4p 5p 6p 5z 5z 4m", "5m")), PUNG), "daishan"),
                        "手牌共 13 张（副露按三张算），岱山麻将和牌应有 14 张：可能少了一张（补上「三萬」或「六萬」就能和牌）"),
     "a tile missing, any of many": (

@@ -108,7 +108,7 @@ TABLE: tuple[tuple[re.Pattern[str], str], ...] = (
     _row(r"the hand holds (?P<k>\d+) tiles \(a meld counts three\), a winning (?P<region>{REGION}) hand (?P<want>\d+)",
          "手牌共 {k} 张（副露按三张算），{region}麻将和牌应有 {want} 张"),
     _row(r"the hand holds (?P<k>\d+) tiles \(a meld counts three\), a non-winner's (?P<region>{REGION}) hand (?P<want>\d+)",
-         "手牌共 {k} 张（副露按三张算），{region}麻将未和牌的一家应有 {want} 张"),
+         "手牌共 {k} 张（副露按三张算），{region}麻将未和牌者应有 {want} 张"),
     _row(r"a tile is set apart and the hand holds a winner's tiles: did this player win\? \((?P<k>\d+) tiles, a meld "
          r"counting three\)", "有一张牌单独放开，手牌张数是和牌的张数（{k} 张，副露按三张算）：这一家和牌了吗？"),
     _row(r"these tiles are no winning (?P<region>{REGION}) hand", "这些牌不成{region}麻将的和牌"),

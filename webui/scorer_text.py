@@ -42,8 +42,8 @@ CONVERT: dict[str, Callable[[str], str]] = {
     "tiles": tiles_in_chinese,
     "rules": lambda key: REGIONS[key].name_zh,
     "want": lambda text: text.replace(" or ", "或"),
-    "role": {"the winner": "和牌的一家", "a non-winner": "未和牌的一家"}.__getitem__,
-    "by": {"discard": "点和", "rob_kong": "抢杠和", "self_draw": "自摸"}.__getitem__,
+    "role": {"the winner": "和牌者", "a non-winner": "未和牌者"}.__getitem__,
+    "by": {"discard": "点炮和", "rob_kong": "抢杠和", "self_draw": "自摸和"}.__getitem__,
     "flag": FLAGS_ZH.__getitem__,
     "lacks": lambda text: "，也没有".join(BAICHENG_NEEDS[need] for need in text.split(" and no ")),
     "near": lambda text: "，或".join(f"把{tiles_in_chinese(old)}换成{tiles_in_chinese(new)}"
@@ -73,31 +73,32 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
     _row(r"{SEAT}'s hand is not a legal win under {RULES} rules; it would be one with (?P<near>{TILE} changed to {TILE}"
          r"(?:, or {TILE} to {TILE})*)", "{seat}号位的牌不成{rules}麻将的和牌；{near}就能和"),
     _row(r"{SEAT}'s hand is not a legal win under {RULES} rules with no (?P<ind>得|金) indicator given "
-         r"\(no tile is wild\)", "没有给出{ind}的指示牌，不算百搭：{seat}号位的牌不成{rules}麻将的和牌"),
+         r"\(no tile is wild\)", "未选{ind}牌（按没有{ind}计）：{seat}号位的牌不成{rules}麻将的和牌"),
     _row(r"{SEAT}'s hand is not a legal win under {RULES} rules with no (?P<ind>得|金) indicator given "
          r"\(no tile is wild\); it would be one with (?P<near>{TILE} changed to {TILE}(?:, or {TILE} to {TILE})*)",
-         "没有给出{ind}的指示牌，不算百搭：{seat}号位的牌不成{rules}麻将的和牌；{near}就能和"),
+         "未选{ind}牌（按没有{ind}计）：{seat}号位的牌不成{rules}麻将的和牌；{near}就能和"),
     _row(r"{SEAT} holds (?P<k>\d+) tiles \(concealed \+ 3 per meld\); {RULES} rules need (?P<want>\d+(?: or \d+)*) "
          r"for (?P<role>the winner|a non-winner)",
-         "{seat}号位有 {k} 张牌（暗牌加每组副露三张）；{rules}麻将{role}应有 {want} 张"),
+         "{seat}号位有 {k} 张牌（手牌加每组副露三张）；{rules}麻将{role}应有 {want} 张"),
     _row(r"{SEAT} holds (?P<k>\d+) tiles \(concealed \+ 3 per meld\); {RULES} rules need (?P<want>\d+) for the winner; "
          r"a 腊子 wins without a complete hand only when self-drawn \(「可立即和牌」\): won on a discard, the hand must "
          r"be complete",
-         "{seat}号位有 {k} 张牌（暗牌加每组副露三张）；{rules}麻将和牌的一家应有 {want} 张：腊子不成和牌型也能和只限自摸"
-         "（「可立即和牌」），点和须成完整的和牌"),
+         "{seat}号位有 {k} 张牌（手牌加每组副露三张）；{rules}麻将和牌者应有 {want} 张：腊子只有自摸才能不成和牌型直接和"
+         "（「可立即和牌」）；点炮和须是完整的和牌"),
     _row(r"(?P<k>\d+) copies of (?P<tiles>{TILE}) on the table \(at most (?P<limit>\d+); counting concealed tiles, "
          r"melds, flowers and the indicator\)",
-         "桌上有 {k} 张{tiles}（最多 {limit} 张；暗牌、副露、花牌和指示牌都算在内）"),
+         "桌上有 {k} 张{tiles}（最多 {limit} 张；手牌、副露、花牌和翻出的牌都算在内）"),
     _row(r"(?P<k>\d+) copies of (?P<tiles>{TILE}) (?:besides the robbed pung|on the table): robbing a kong takes its "
          r"fourth (?P=tiles), so the winner can hold no other",
-         "抢杠和抢的是杠的第四张{tiles}（另三张在被抢的碰里），和牌一家不能另有{tiles}（这里有 {k} 张）"),
-    _row(r"win\.tile (?P<tiles>{TILE}) is not among {SEAT}'s concealed tiles", "和牌张{tiles}不在{seat}号位的暗牌中"),
-    _row(r"{SEAT}\.concealed is empty: the winner's tiles are required", "{seat}号位没有暗牌：请填入和牌一家的牌"),
-    _row(r"{RULES} rules have no indicator \(got (?P<tiles>{TILE})\)", "{rules}麻将没有指示牌（这里给了{tiles}）"),
+         "抢杠和抢的是杠的第四张{tiles}（另三张在被抢的碰里），和牌者不能另有{tiles}（这里有 {k} 张）"),
+    _row(r"win\.tile (?P<tiles>{TILE}) is not among {SEAT}'s concealed tiles", "和牌张{tiles}不在{seat}号位的手牌中"),
+    _row(r"{SEAT}\.concealed is empty: the winner's tiles are required", "{seat}号位没有手牌：请填入和牌者的牌"),
+    _row(r"{RULES} rules have no indicator \(got (?P<tiles>{TILE})\)", "{rules}麻将没有得、金、宝这类牌（这里给了{tiles}）"),
     _row(r"{SEAT}\.concealed holds the flower (?P<tiles>{TILE}); flowers go in 'flowers'",
-         "{seat}号位的暗牌中有花牌{tiles}：花牌应放在花牌一栏"),
+         "{seat}号位的手牌中有花牌{tiles}：花牌应放在花牌一栏"),
     _row(r"{SEAT}\.flowers holds (?P<tiles>{TILE}), which is not a flower", "{seat}号位的花牌中有{tiles}，它不是花牌"),
-    _row(r"{FLAG} needs win\.tile to be the (?P<name>金|宝) indicator (?P<tiles>{TILE})", "{flag}须和牌张是翻出的{name}{tiles}"),
+    _row(r"{FLAG} needs win\.tile to be the (?P<name>金|宝) indicator (?P<tiles>{TILE})",
+         "“{flag}”的和牌张须是翻出的{name}{tiles}"),
     # scoring.record: a meld the player built
     _row(r"{SEAT}\.melds\[(?P<meld>\d+)\]: '(?P<run>(?:{TILE})*)' is not a (?P<shape>chow|pung|kong|whirlwind) \(.*\)",
          "{seat}号位的第{meld}组副露{run}不成{shape}"),
@@ -105,23 +106,23 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
     # scoring.wenling
     _row(r"win\.tile (?P<tiles>{TILE}) is a 得: a discarded 得 cannot be won on", "和牌张{tiles}是得：打出的得不能和"),
     _row(r"{SEAT}\.concealed holds the special tile (?P<tiles>{TILE}); specials are laid aside in 'flowers'",
-         "{seat}号位的暗牌中有特殊牌{tiles}：特殊牌应放在花牌一栏"),
+         "{seat}号位的手牌中有特殊牌{tiles}：特殊牌应放在花牌一栏"),
     _row(r"{SEAT}\.flowers holds (?P<tiles>{TILE}), a 得; 得 stay in the concealed hand",
-         "{seat}号位的花牌中有{tiles}，它是得：得留在暗牌中"),
+         "{seat}号位的花牌中有{tiles}，它是得：得留在手牌中"),
     _row(r"{SEAT}\.flowers holds (?P<tiles>{TILE}), which is neither a flower nor a special tile \(\w+\)",
          "{seat}号位的花牌中有{tiles}，它既不是花牌也不是特殊牌"),
     _row(r"{SEAT} has a meld (?:{TILE})+ with (?P<tiles>{TILE}), (?P<what>a 得|a special tile), which cannot be melded",
          "{seat}号位的副露中有{tiles}：{what}"),
     _row(r"flag after_special_kong needs kong_replacement", "“补白板/特殊牌后摸牌和”须同时勾选“杠上开花”"),
     _row(r"flag kong_replacement needs a kong, flower or special tile of the winner: a replacement tile is drawn only "
-         r"after one", "杠上开花须和牌一家有杠、花牌或特殊牌：只有杠或补花之后才摸补牌"),
-    _row(r"flag after_special_kong needs a special tile laid aside by the winner", "“补白板/特殊牌后摸牌和”须和牌一家亮出了特殊牌"),
+         r"after one", "杠上开花须和牌者有杠、花牌或特殊牌：只有杠或补花之后才摸补牌"),
+    _row(r"flag after_special_kong needs a special tile laid aside by the winner", "“补白板/特殊牌后摸牌和”须和牌者亮出了特殊牌"),
     # scoring.fuzhou
     _row(r"win\.tile (?P<tiles>{TILE}) is a 金: a 金 is never discarded, so it cannot be won on by (?P<by>\w+)",
          "和牌张{tiles}是金：金不会被打出，不能{by}"),
     _row(r"the 金 indicator must be a suited tile, got (?P<tiles>{TILE})", "金须是数牌，这里是{tiles}"),
     _row(r"{SEAT}\.concealed holds (?P<tiles>{TILE}); in fuzhou rules honours and flowers are flowers, laid aside in "
-         r"'flowers'", "{seat}号位的暗牌中有{tiles}：福州麻将的字牌和花牌都算花，应放在花牌一栏"),
+         r"'flowers'", "{seat}号位的手牌中有{tiles}：福州麻将的字牌和花牌都算花，应放在花牌一栏"),
     _row(r"{SEAT} has a meld (?:{TILE})+ with (?P<tiles>{TILE}), (?P<what>a 金, which is never melded|an honour, "
          r"which is a flower)", "{seat}号位的副露中有{tiles}：{what}"),
     _row(r"{SEAT}\.flowers holds (?P<tiles>{TILE}), which is no flower \(Fuzhou flowers are f tiles, winds and "
@@ -139,20 +140,20 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
          "{seat}号位的牌已成和牌形，但没有{lacks}，白城麻将不算和牌"),
     _row(r"baicheng rules have no flowers: the 宝 indicator cannot be (?P<tiles>{TILE})", "白城麻将不用花牌：宝不能是{tiles}"),
     _row(r"{SEAT}\.flowers holds (?:{TILE})+…?: baicheng rules have no flowers", "白城麻将不用花牌：请拿掉{seat}号位的花牌"),
-    _row(r"flag kong_replacement \(杠开\) needs a kong or whirlwind of the winner", "杠开须和牌一家有杠或旋风杠"),
+    _row(r"flag kong_replacement \(杠开\) needs a kong or whirlwind of the winner", "杠开须和牌者有杠或旋风杠"),
     # scoring.daishan
     _row(r"flag heaven \(天胡\) needs the dealer as the winner", "天胡须庄家和牌"),
     _row(r"flag earth \(地胡\) needs a win on the dealer's discard by another player", "地胡须是庄家打出的牌、由闲家和牌"),
     _row(r"flag heaven \(天胡\) allows no claimed meld: the dealer wins before any discard \(「庄家可补花可暗杠」\)",
          "天胡不能有吃、碰或明杠：庄家在打出第一张牌之前就已和牌（庄家可补花可暗杠）"),
     _row(r"flag earth \(地胡\) allows no meld: the winner has had no turn before the dealer's first discard",
-         "地胡不能有副露：庄家打出第一张牌之前，和牌一家还没有轮到过"),
+         "地胡不能有副露：庄家打出第一张牌之前，和牌者还没有轮到过"),
     _row(r"flag kong_replacement needs a kong or flower of the winner: a replacement tile is drawn only after one",
-         "杠上开花须和牌一家有杠或花牌：只有杠或补花之后才摸补牌"),
+         "杠上开花须和牌者有杠或花牌：只有杠或补花之后才摸补牌"),
     # several regions
     _row(r"{FLAG} needs a self_draw win", "“{flag}”只能自摸"),
     _row(r"{FLAG} needs a discard win", "“{flag}”只能和别人打出的牌"),
-    _row(r"{FLAG} needs the (?P<name>金|宝) indicator", "“{flag}”须先给出{name}"),
+    _row(r"{FLAG} needs the (?P<name>金|宝) indicator", "“{flag}”须先选定{name}牌"),
 )
 """The scorer's refusals a player can meet, each whole, and their Chinese; the first row that matches is used."""
 
