@@ -1004,6 +1004,25 @@ def test_a_chow_is_claimed_only_from_the_player_before(browser, server):
     assert page.errors == []
 
 
+def test_chinese_melds_are_called_as_players_call_them(browser, server):
+    page = open_page(browser, server, "daishan")
+    page.locator("#lang").click()
+    expect(page.locator("#add-meld")).to_have_text("+ 吃碰杠")  # not 副露, a word of Japanese mahjong
+    page.locator("#add-meld").click()
+    expect(page.locator("#tile-dialog-title")).to_have_text("加到第1组吃碰杠")
+    for _ in range(3):
+        pick(page, "5p")
+    close_dialog(page)
+    expect(page.locator(".meld-kind")).to_have_text(["碰"])
+    expect(page.locator(".meld-kind")).to_have_attribute("aria-label", "第1组吃碰杠：碰——修改")
+    page.locator(".meld-kind").click()
+    expect(page.locator("#meld-dialog-title")).to_have_text("第1组吃碰杠")
+    expect(page.locator("#meld-kinds label")).to_have_text(["吃", "碰", "明杠", "补杠", "暗杠"])
+    expect(page.locator("#meld-remove")).to_have_text("删除这组吃碰杠")
+    page.locator('#meld-dialog button[value="done"]').click()
+    assert page.errors == []
+
+
 def test_a_meld_claimed_from_the_seat_its_hand_is_moved_to_asks_its_source_again(browser, server):
     page = open_page(browser, server, "daishan")
     upload(page, "370280965")
@@ -1739,7 +1758,7 @@ def test_a_settlement_with_blank_seats_says_so_in_the_score(browser, server):
     expect(note).to_have_text("Seat 3 is blank: scored from its melds and flowers only, so the nets may change — "
                               "photograph or enter its hand for the full settlement.")
     page.locator("#lang").click()
-    expect(note).to_have_text("3号位是空的：只按副露和花计分，输赢可能还会变——拍下或输入这家的牌，才是完整结算。")
+    expect(note).to_have_text("3号位是空的：只按吃碰杠和花计分，输赢可能还会变——拍下或输入这家的牌，才是完整结算。")
     page.locator("#seat-tab-0").click()
     page.locator("#clear-hand").click()  # the winner's own hand blank: no score, nothing to name
     expect(page.locator("#score-body")).to_be_hidden()

@@ -39,16 +39,16 @@ CASES = {
     "tiles fit no group": (lambda: _read(laid(SHORT, (1, row("9p* 9p 9p", "3s 7m"))), "daishan"),
                            "「三條、七萬」凑不成手牌中的任何一组"),
     "concealed kong of three backs": (lambda: _read(laid(DAISHAN, (1, row("# # # 9p"))), "daishan"),
-                                      "副露1：暗杠是四张牌，其中两张或四张背面朝上，这里识别为「背面牌、背面牌、背面牌、九筒」"),
+                                      "第1组吃碰杠：暗杠是四张牌，其中两张或四张背面朝上，这里识别为「背面牌、背面牌、背面牌、九筒」"),
     "meld of five": (lambda: _read(laid(SHORT, (1, row("5m* ^5m* 5m 5m 5m"))), "daishan"),
-                     "副露1：「五萬、五萬、五萬、五萬、五萬」共 5 张，副露只有三张或四张"),
+                     "第1组吃碰杠：「五萬、五萬、五萬、五萬、五萬」共 5 张，一组吃碰杠只有三张或四张"),
     "two tiles sideways": (lambda: [grouping._read_meld((0, 1, 2), (), ("5m", "5m", "5m"), np.array([True, True, False]),
                                                         0, 1)[1]],
-                           "副露2：有 2 张牌横放，吃、碰、杠来的副露只横放一张"),
+                           "第2组吃碰杠：有 2 张牌横放，吃、碰、杠别人的牌只横放一张"),
     "no chow or pung": (lambda: _read(laid(SHORT, (1, row("1m* 5p 9s"))), "daishan"),
-                        "副露1：「一萬、五筒、九條」既不成吃也不成碰"),
-    "no pung": (lambda: _read(laid(DAISHAN, (1, row("9p* 9p 8p"))), "daishan"), "副露1：「九筒、九筒、八筒」不成碰"),
-    "no kong": (lambda: _read(laid(SHORT, (1, row("5m* 5m 5m 6m"))), "daishan"), "副露1：「五萬、五萬、五萬、六萬」不成杠"),
+                        "第1组吃碰杠：「一萬、五筒、九條」既不成吃也不成碰"),
+    "no pung": (lambda: _read(laid(DAISHAN, (1, row("9p* 9p 8p"))), "daishan"), "第1组吃碰杠：「九筒、九筒、八筒」不成碰"),
+    "no kong": (lambda: _read(laid(SHORT, (1, row("5m* 5m 5m 6m"))), "daishan"), "第1组吃碰杠：「五萬、五萬、五萬、六萬」不成杠"),
     "laid aside, one": (lambda: _read(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 2m 2m 2m", "1s")), PUNG), "fuzhou"),
                         "「東」在手牌中：福州麻将要把这张牌放到花牌一栏"),
     "laid aside, several": (lambda: _read(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 2z 2m 2m", "1s")), PUNG), "fuzhou"),
@@ -65,17 +65,17 @@ CASES = {
     "wrong hand size": (lambda: check_hand(_reading("123m55z"), first=True), "手牌张数不对"),
     "hand size": (lambda: _read(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 5z 7p", "5z")), PUNG,
                                      reads={10: (0.3, (("6p", 0.02),))}), "daishan"),
-                  "手牌共 15 张（副露按三张算），岱山麻将和牌应有 14 张"),
+                  "手牌共 15 张（每组吃碰杠按三张算），岱山麻将和牌应有 14 张"),
     "a non-winner's hand size": (lambda: check_hand(replace(_reading("123m456p789s11z"), winner=False)),
-                                 "手牌共 11 张（副露按三张算），岱山麻将未和牌者应有 13 张"),
+                                 "手牌共 11 张（每组吃碰杠按三张算），岱山麻将未和牌者应有 13 张"),
     "a tile missing": (lambda: _read(laid((0, row("1m 2m 3m 4p 5p 6p 5z 5z 4m", "5m")), PUNG), "daishan"),
-                       "手牌共 13 张（副露按三张算），岱山麻将和牌应有 14 张：可能少了一张（补上「三萬」或「六萬」就能和牌）"),
+                       "手牌共 13 张（每组吃碰杠按三张算），岱山麻将和牌应有 14 张：可能少了一张（补上「三萬」或「六萬」就能和牌）"),
     "a tile missing, any of many": (
         lambda: _read(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1s 2s 3s", "4s")), (1, row("# 1z 1z #"))), "wenling"),
-        "手牌共 16 张（副露按三张算），温岭麻将和牌应有 17 张：可能少了一张（补上 32 种牌中的任何一种都能和牌）"),
+        "手牌共 16 张（每组吃碰杠按三张算），温岭麻将和牌应有 17 张：可能少了一张（补上 32 种牌中的任何一种都能和牌）"),
     "a non-winner's photo of a winning hand": (
         lambda: _read(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1s 2s 3s 7z", "7z")), PUNG), "wenling", winner=False),
-        "有一张牌单独放开，手牌张数是和牌的张数（17 张，副露按三张算）：这一家和牌了吗？"),
+        "有一张牌单独放开，手牌张数是和牌的张数（17 张，每组吃碰杠按三张算）：这一家和牌了吗？"),
     "a tile to add": (lambda: _read(laid((0, row("1m 2m 3m 4p 5p 6p 5z 5z 4m", "5m")), PUNG), "daishan"),
                       "少了一张：补上「三萬」"),
     "no winning hand, a tile to change": (
@@ -157,7 +157,7 @@ def test_the_readers_sentence_constants_are_in_chinese():
     # check_hand's sentence kept as a constant (the command line matches it) is counted here, not above
     assert in_chinese(consistency.NO_WINNING_TILE) == "没有单独放开的和牌张"
     assert in_chinese(f"{consistency.WON_ELSEWHERE} (17 tiles, a meld counting three)") == \
-        "有一张牌单独放开，手牌张数是和牌的张数（17 张，副露按三张算）：这一家和牌了吗？"
+        "有一张牌单独放开，手牌张数是和牌的张数（17 张，每组吃碰杠按三张算）：这一家和牌了吗？"
 
 
 def test_a_sentence_not_in_the_table_has_no_translation_and_the_english_stays():

@@ -81,14 +81,14 @@ TABLE: tuple[tuple[re.Pattern[str], str], ...] = (
     _row(r"tiles (?P<tiles>{TILES}) fit no group of the hand", "{tiles}凑不成手牌中的任何一组"),
     # vision.grouping._read_meld
     _row(r"meld (?P<n>\d+): a concealed kong is four tiles, two or four of them face down, read (?P<tiles>{TILES})",
-         "副露{n}：暗杠是四张牌，其中两张或四张背面朝上，这里识别为{tiles}"),
+         "第{n}组吃碰杠：暗杠是四张牌，其中两张或四张背面朝上，这里识别为{tiles}"),
     _row(r"meld (?P<n>\d+): (?P<tiles>{TILES}) are (?P<k>\d+) tiles, a meld has three or four",
-         "副露{n}：{tiles}共 {k} 张，副露只有三张或四张"),
+         "第{n}组吃碰杠：{tiles}共 {k} 张，一组吃碰杠只有三张或四张"),
     _row(r"meld (?P<n>\d+): (?P<k>\d+) tiles lie sideways, a claimed meld turns one",
-         "副露{n}：有 {k} 张牌横放，吃、碰、杠来的副露只横放一张"),
-    _row(r"meld (?P<n>\d+): (?P<tiles>{TILES}) is no chow or pung", "副露{n}：{tiles}既不成吃也不成碰"),
-    _row(r"meld (?P<n>\d+): (?P<tiles>{TILES}) is no pung", "副露{n}：{tiles}不成碰"),
-    _row(r"meld (?P<n>\d+): (?P<tiles>{TILES}) is no kong", "副露{n}：{tiles}不成杠"),
+         "第{n}组吃碰杠：有 {k} 张牌横放，吃、碰、杠别人的牌只横放一张"),
+    _row(r"meld (?P<n>\d+): (?P<tiles>{TILES}) is no chow or pung", "第{n}组吃碰杠：{tiles}既不成吃也不成碰"),
+    _row(r"meld (?P<n>\d+): (?P<tiles>{TILES}) is no pung", "第{n}组吃碰杠：{tiles}不成碰"),
+    _row(r"meld (?P<n>\d+): (?P<tiles>{TILES}) is no kong", "第{n}组吃碰杠：{tiles}不成杠"),
     # vision.consistency.check_hand
     _row(r"(?P<tiles>{TILES}) in the hand: (?P<region>{REGION}) lays (?P<it>it|them) aside",
          "{tiles}在手牌中：{region}麻将要把{it}放到花牌一栏"),
@@ -101,16 +101,16 @@ TABLE: tuple[tuple[re.Pattern[str], str], ...] = (
     # vision.consistency._size_problem (the second form names the tiles that would complete the hand)
     _row(r"the hand holds (?P<k>\d+) tiles \(a meld counts three\), a winning (?P<region>{REGION}) hand (?P<want>\d+)"
          r": a tile may be missing \((?P<either>{TILE}(?: or {TILE})*) would complete it\)",
-         "手牌共 {k} 张（副露按三张算），{region}麻将和牌应有 {want} 张：可能少了一张（补上{either}就能和牌）"),
+         "手牌共 {k} 张（每组吃碰杠按三张算），{region}麻将和牌应有 {want} 张：可能少了一张（补上{either}就能和牌）"),
     _row(r"the hand holds (?P<k>\d+) tiles \(a meld counts three\), a winning (?P<region>{REGION}) hand (?P<want>\d+)"
          r": a tile may be missing \(any of (?P<kinds>\d+) kinds would complete it\)",
-         "手牌共 {k} 张（副露按三张算），{region}麻将和牌应有 {want} 张：可能少了一张（补上 {kinds} 种牌中的任何一种都能和牌）"),
+         "手牌共 {k} 张（每组吃碰杠按三张算），{region}麻将和牌应有 {want} 张：可能少了一张（补上 {kinds} 种牌中的任何一种都能和牌）"),
     _row(r"the hand holds (?P<k>\d+) tiles \(a meld counts three\), a winning (?P<region>{REGION}) hand (?P<want>\d+)",
-         "手牌共 {k} 张（副露按三张算），{region}麻将和牌应有 {want} 张"),
+         "手牌共 {k} 张（每组吃碰杠按三张算），{region}麻将和牌应有 {want} 张"),
     _row(r"the hand holds (?P<k>\d+) tiles \(a meld counts three\), a non-winner's (?P<region>{REGION}) hand (?P<want>\d+)",
-         "手牌共 {k} 张（副露按三张算），{region}麻将未和牌者应有 {want} 张"),
+         "手牌共 {k} 张（每组吃碰杠按三张算），{region}麻将未和牌者应有 {want} 张"),
     _row(r"a tile is set apart and the hand holds a winner's tiles: did this player win\? \((?P<k>\d+) tiles, a meld "
-         r"counting three\)", "有一张牌单独放开，手牌张数是和牌的张数（{k} 张，副露按三张算）：这一家和牌了吗？"),
+         r"counting three\)", "有一张牌单独放开，手牌张数是和牌的张数（{k} 张，每组吃碰杠按三张算）：这一家和牌了吗？"),
     _row(r"these tiles are no winning (?P<region>{REGION}) hand", "这些牌不成{region}麻将的和牌"),
     # vision.consistency._missing (a suggestion's text)
     _row(r"a tile is missing: (?P<tiles>{TILE})", "少了一张：补上{tiles}"),

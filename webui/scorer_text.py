@@ -79,15 +79,15 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
          "未选{ind}牌（按没有{ind}计）：{seat}号位的牌不成{rules}麻将的和牌；{near}就能和"),
     _row(r"{SEAT} holds (?P<k>\d+) tiles \(concealed \+ 3 per meld\); {RULES} rules need (?P<want>\d+(?: or \d+)*) "
          r"for (?P<role>the winner|a non-winner)",
-         "{seat}号位有 {k} 张牌（手牌加每组副露三张）；{rules}麻将{role}应有 {want} 张"),
+         "{seat}号位有 {k} 张牌（手牌加每组吃碰杠按三张算）；{rules}麻将{role}应有 {want} 张"),
     _row(r"{SEAT} holds (?P<k>\d+) tiles \(concealed \+ 3 per meld\); {RULES} rules need (?P<want>\d+) for the winner; "
          r"a 腊子 wins without a complete hand only when self-drawn \(「可立即和牌」\): won on a discard, the hand must "
          r"be complete",
-         "{seat}号位有 {k} 张牌（手牌加每组副露三张）；{rules}麻将和牌者应有 {want} 张：腊子只有自摸才能不成和牌型直接和"
+         "{seat}号位有 {k} 张牌（手牌加每组吃碰杠按三张算）；{rules}麻将和牌者应有 {want} 张：腊子只有自摸才能不成和牌型直接和"
          "（「可立即和牌」）；点炮和须是完整的和牌"),
     _row(r"(?P<k>\d+) copies of (?P<tiles>{TILE}) on the table \(at most (?P<limit>\d+); counting concealed tiles, "
          r"melds, flowers and the indicator\)",
-         "桌上有 {k} 张{tiles}（最多 {limit} 张；手牌、副露、花牌和翻出的牌都算在内）"),
+         "桌上有 {k} 张{tiles}（最多 {limit} 张；手牌、吃碰杠、花牌和翻出的牌都算在内）"),
     _row(r"(?P<k>\d+) copies of (?P<tiles>{TILE}) (?:besides the robbed pung|on the table): robbing a kong takes its "
          r"fourth (?P=tiles), so the winner can hold no other",
          "抢杠和抢的是杠的第四张{tiles}（另三张在被抢的碰里），和牌者不能另有{tiles}（这里有 {k} 张）"),
@@ -101,8 +101,9 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
          "“{flag}”的和牌张须是翻出的{name}{tiles}"),
     # scoring.record: a meld the player built
     _row(r"{SEAT}\.melds\[(?P<meld>\d+)\]: '(?P<run>(?:{TILE})*)' is not a (?P<shape>chow|pung|kong|whirlwind) \(.*\)",
-         "{seat}号位的第{meld}组副露{run}不成{shape}"),
-    _row(r"{SEAT}\.melds\[(?P<meld>\d+)\]: {RULES} rules have no whirlwind melds", "{rules}麻将没有旋风杠（{seat}号位的第{meld}组副露）"),
+         "{seat}号位的第{meld}组吃碰杠{run}不成{shape}"),
+    _row(r"{SEAT}\.melds\[(?P<meld>\d+)\]: {RULES} rules have no whirlwind melds",
+         "{rules}麻将没有旋风杠（{seat}号位的第{meld}组吃碰杠）"),
     # scoring.wenling
     _row(r"win\.tile (?P<tiles>{TILE}) is a 得: a discarded 得 cannot be won on", "和牌张{tiles}是得：打出的得不能和"),
     _row(r"{SEAT}\.concealed holds the special tile (?P<tiles>{TILE}); specials are laid aside in 'flowers'",
@@ -112,7 +113,7 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
     _row(r"{SEAT}\.flowers holds (?P<tiles>{TILE}), which is neither a flower nor a special tile \(\w+\)",
          "{seat}号位的花牌中有{tiles}，它既不是花牌也不是特殊牌"),
     _row(r"{SEAT} has a meld (?:{TILE})+ with (?P<tiles>{TILE}), (?P<what>a 得|a special tile), which cannot be melded",
-         "{seat}号位的副露中有{tiles}：{what}"),
+         "{seat}号位的吃碰杠中有{tiles}：{what}"),
     _row(r"flag after_special_kong needs kong_replacement", "“补白板/特殊牌后摸牌和”须同时勾选“杠上开花”"),
     _row(r"flag kong_replacement needs a kong, flower or special tile of the winner: a replacement tile is drawn only "
          r"after one", "杠上开花须和牌者有杠、花牌或特殊牌：只有杠或补花之后才摸补牌"),
@@ -124,7 +125,7 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
     _row(r"{SEAT}\.concealed holds (?P<tiles>{TILE}); in fuzhou rules honours and flowers are flowers, laid aside in "
          r"'flowers'", "{seat}号位的手牌中有{tiles}：福州麻将的字牌和花牌都算花，应放在花牌一栏"),
     _row(r"{SEAT} has a meld (?:{TILE})+ with (?P<tiles>{TILE}), (?P<what>a 金, which is never melded|an honour, "
-         r"which is a flower)", "{seat}号位的副露中有{tiles}：{what}"),
+         r"which is a flower)", "{seat}号位的吃碰杠中有{tiles}：{what}"),
     _row(r"{SEAT}\.flowers holds (?P<tiles>{TILE}), which is no flower \(Fuzhou flowers are f tiles, winds and "
          r"dragons\)", "{seat}号位的花牌中有{tiles}，它不是花（福州的花是花牌、风牌和箭牌）"),
     _row(r"{SEAT} holds 闲金 \(any tile completes the hand\): a (?P<by>\w+) win needs 金雀 or 金龙",
@@ -147,7 +148,7 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
     _row(r"flag heaven \(天胡\) allows no claimed meld: the dealer wins before any discard \(「庄家可补花可暗杠」\)",
          "天胡不能有吃、碰或明杠：庄家在打出第一张牌之前就已和牌（庄家可补花可暗杠）"),
     _row(r"flag earth \(地胡\) allows no meld: the winner has had no turn before the dealer's first discard",
-         "地胡不能有副露：庄家打出第一张牌之前，和牌者还没有轮到过"),
+         "地胡不能有吃碰杠：庄家打出第一张牌之前，和牌者还没有轮到过"),
     _row(r"flag kong_replacement needs a kong or flower of the winner: a replacement tile is drawn only after one",
          "杠上开花须和牌者有杠或花牌：只有杠或补花之后才摸补牌"),
     # several regions
