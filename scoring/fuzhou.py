@@ -322,8 +322,11 @@ class Fuzhou(Region):
             items.append(GOLD.item(table.indicator, g))
         dealer_pays = [q for q in payers if table.dealer in (q, win.player)]
         if streak and dealer_pays:
-            who = "each payer" if win.player == table.dealer else f"P{table.dealer} (the dealer) only"
-            items.append(STREAK.item(who, streak))
+            if win.player == table.dealer:
+                items.append(STREAK.item("each payer", streak, detail_zh="每家都付"))
+            else:  # the seat as the page names it
+                items.append(STREAK.item(f"P{table.dealer} (the dealer) only", streak,
+                                         detail_zh=f"只由庄家 {table.dealer}号位付"))
         items.append(BASE.item())
         if doubled:
             items.append(DOUBLED.item())

@@ -12,7 +12,9 @@ from typing import Any
 
 @dataclass(frozen=True)
 class Item:
-    """One line of a breakdown: ``value`` ``unit`` under ``rule`` (the spec's term), citing the seed text."""
+    """One line of a breakdown: ``value`` ``unit`` under ``rule`` (the spec's term), citing the seed text.
+    ``name`` says what it is for in English, its detail (the tiles) included; ``detail_zh`` is that detail for
+    ``name_zh``: the tiles as they are ("999p"), or words in Chinese; "" where there is none."""
 
     name: str
     name_zh: str
@@ -20,10 +22,11 @@ class Item:
     value: int | float
     unit: str
     citation: str
+    detail_zh: str = ""
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "name_zh": self.name_zh, "rule": self.rule, "value": self.value,
-                "unit": self.unit, "citation": self.citation}
+                "unit": self.unit, "citation": self.citation, "detail_zh": self.detail_zh}
 
 
 @dataclass(frozen=True)
@@ -42,12 +45,15 @@ class Rule:
     citation: str
     when: Callable[..., bool] | None = None
 
-    def item(self, detail: str = "", value: int | float | None = None, *, name_zh: str | None = None) -> Item:
-        """This rule as a result line; ``detail`` (e.g. the tiles) is appended to the English name; ``name_zh``
+    def item(self, detail: str = "", value: int | float | None = None, *, name_zh: str | None = None,
+             detail_zh: str | None = None) -> Item:
+        """This rule as a result line; ``detail`` (e.g. the tiles) is appended to the English name and is the
+        Chinese one's too (tiles, or words already Chinese) unless ``detail_zh`` says it in Chinese; ``name_zh``
         names it in Chinese where the rule's name depends on the hand (Wenling's 翻发财 under the 翻白板 rule)."""
         name = f"{self.name}: {detail}" if detail else self.name
         return Item(name, self.name_zh if name_zh is None else name_zh, self.rule,
-                    self.value if value is None else value, self.unit, self.citation)
+                    self.value if value is None else value, self.unit, self.citation,
+                    detail if detail_zh is None else detail_zh)
 
     def applies(self, *subject: Any) -> bool:
         return self.when is not None and self.when(*subject)

@@ -443,7 +443,8 @@ class Wenling(Region):
         bao = outcome["payer"] if outcome else None
         if bao is not None:
             kept = seats[bao]
-            seats[bao] = SeatResult(bao, 0, "和", kept.items + (BAO.item(f"hand total {kept.total} counts 0"),),
+            counts_0 = BAO.item(f"hand total {kept.total} counts 0", detail_zh=f"本家牌点 {kept.total} 和按 0 计")
+            seats[bao] = SeatResult(bao, 0, "和", kept.items + (counts_0,),
                                     {**kept.extra, "hand_total": kept.total, "bao": True,
                                      "formula": f"{kept.extra['formula']} → 0 (包三家)"})
         payments = _settle(win.player, [s.total for s in seats], bao)

@@ -70,6 +70,14 @@ def test_dealer_streak_between_the_winner_and_the_dealer_only():
     assert score_table(dealer_wins)["net"] == [27, -9, -9, -9]
 
 
+@pytest.mark.parametrize("seat, name, detail_zh", [
+    (1, "dealer streak: P0 (the dealer) only", "只由庄家 0号位付"), (0, "dealer streak: each payer", "每家都付")])
+def test_the_streak_item_says_who_pays_it_in_both_languages(seat, name, detail_zh):
+    result = score_table(fuzhou("234p567s11s", "2p", seat=seat, source=2, streak=2))
+    streak = next(i for i in result["players"][seat]["items"] if i["rule"] == "连庄")
+    assert (streak["name"], streak["name_zh"], streak["detail_zh"]) == (name, "连庄", detail_zh)
+
+
 def test_stake_multiplies_every_amount():
     assert net("234p567s11s", "2p", options={"di": 3}) == [-21, 63, -21, -21]
 

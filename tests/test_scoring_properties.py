@@ -2,6 +2,7 @@
 import copy
 import json
 import random
+import re
 from collections import Counter
 
 import pytest
@@ -27,6 +28,21 @@ def test_generated_tables_score_and_nets_sum_to_zero(rules):
         result = score_table(record)
         assert len(result["net"]) == 4 and sum(result["net"]) == 0
         assert all(p["amount"] > 0 for p in result["payments"])
+
+    check()
+
+
+@pytest.mark.parametrize("rules", REGIONS)
+def test_every_item_says_itself_in_chinese(rules):
+    """The Chinese page shows an item's name_zh and detail_zh alone: tile codes, numbers and Chinese, no English."""
+    @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    @given(legal_tables(rules))
+    def check(record):
+        for seat in score_table(record)["players"]:
+            for item in seat["items"]:
+                chinese = re.sub(r"\b(?:[1-9]+[mps]|[1-7]+z|[1-8]+f)+\b", "", f"{item['name_zh']} {item['detail_zh']}")
+                assert not re.search(r"[A-Za-z]", chinese), item
+                assert item["detail_zh"] in item["name"] or not item["detail_zh"].isascii(), item  # the same detail
 
     check()
 

@@ -352,6 +352,8 @@ def test_bao_the_discarder_pays_for_everyone():
     result = bao_result(BAO)
     assert result["players"][3]["total"] == 0
     assert result["players"][3]["formula"].endswith(" → 0 (包三家)")  # its own sum shown, then why it counts 0
+    bao = result["players"][3]["items"][-1]
+    assert (bao["name"], bao["detail_zh"]) == ("paying for all (包三家): hand total 20 counts 0", "本家牌点 20 和按 0 计")
     # P3 pays the winner 3 × 8, P0 3 and P2 5, and P2 (the higher) their difference 2
     assert result["net"] == [3, 24, 5 + 2, -(24 + 3 + 5 + 2)]
 

@@ -1726,6 +1726,26 @@ def test_a_wenling_lazi_won_on_a_flower_drawn_keeps_the_flower_laid_aside(browse
     assert page.errors == []
 
 
+def test_a_chinese_breakdown_names_each_item_in_chinese_with_its_tiles(browser, server):
+    page = open_page(browser, server, "fuzhou")
+    type_hand(page, "123m456m789m123p456p55p", "5p")
+    give_facts(page)  # seat 0, the dealer, self-draws
+    page.fill("#streak", "2")
+    page.locator("#streak").press("Tab")
+    page.locator("#indicator-pick").click()
+    pick(page, "1m")  # the 金: one in the hand
+    items = page.locator("#seat-score-0 .items summary")
+    expect(items.filter(has_text="golds")).to_have_count(1)  # English: the English name, its tiles in it
+    page.locator("#lang").click()
+    expect(items.filter(has_text="连庄")).to_have_text("连庄（每家都付）")  # no "dealer streak: each payer"
+    gold = items.filter(has=page.locator('.tile[data-code="1m"]'))
+    expect(gold).to_have_count(1)
+    expect(gold.locator("span").first).to_contain_text("金")
+    for text in items.all_inner_texts():
+        assert not re.search(r"[A-Za-z]", text), text
+    assert page.errors == []
+
+
 def test_payers_whose_items_only_make_up_their_payment_show_no_total_of_zero(browser, server):
     page = open_page(browser, server, "baicheng")
     type_hand(page, "888m777p666s666z77z", "7z")

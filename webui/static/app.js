@@ -1107,14 +1107,19 @@ function renderBlankSeats() {
   $("score-blank").textContent = t(blank.length === 1 ? "blank_seat" : "blank_seats", { seats: listOf(blank.map(String)) });
 }
 
-/** An item's names (the page's language first) and the rule's own term where it says more: what a tap on
- * them opens the rule's text under. */
+/** An item's names and the rule's own term where it says more: what a tap on them opens the rule's text under.
+ * In English the English name (its tiles in it) and the Chinese beside; in Chinese the Chinese name alone with
+ * what it is for (``detail_zh``: its tiles drawn small, or words in brackets). */
 function itemNames(item) {
-  const [first, second] = state.lang === "zh" ? [item.name_zh, item.name] : [item.name, item.name_zh];
   const bare = (text) => (text ?? "").replace(/\s/g, "");
   const rule = item.rule && bare(item.rule) !== bare(item.name_zh) ? ` <small class="rule">${escapeHtml(item.rule)}</small>` : "";
-  return `<span>${withTiles(first ?? "")}</span> <small>${withTiles(second ?? "")}</small>${rule}`;
+  if (state.lang !== "zh") return `<span>${withTiles(item.name ?? "")}</span> <small>${withTiles(item.name_zh ?? "")}</small>${rule}`;
+  const detail = item.detail_zh ?? "";
+  const shown = !detail ? "" : TILE_RUN.test(detail) ? ` ${withTiles(detail)}` : escapeHtml(t("paren", { text: detail }));
+  return `<span>${escapeHtml(item.name_zh ?? "")}${shown}</span>${rule}`;
 }
+
+const TILE_RUN = /^(?:[1-9]+[mps]|[1-7]+z|[1-8]+f)+$/; // a detail that is tiles alone ("999p", "1234z")
 
 /** Text as HTML, each run of tile codes in it ("exposed kong: 7777z", "flowers: 5577z8f") drawn as small tiles. */
 function withTiles(text) {
