@@ -354,11 +354,14 @@ def test_chinese_interface_and_settings_are_remembered(browser, server):
     expect(page.locator("#option-di-problem")).to_contain_text("A whole number from 1")  # Daishan's di is at least 1
     page.fill("#option-di", "3")
     page.locator("#option-di").press("Tab")
+    expect(page).to_have_title("mjcam — score a mahjong hand")
     page.locator("#lang").click()
     expect(page.locator("#score-title")).to_have_text("计分")
+    expect(page).to_have_title("mjcam — 拍牌算分")  # the tab and the phone's task list in Chinese too
     page.reload()
     page.wait_for_selector("body[data-ready=true]")
     expect(page.locator("#context-title")).to_have_text("牌局")
+    expect(page).to_have_title("mjcam — 拍牌算分")
     expect(page.locator("#rules")).to_have_value("daishan")
     expect(page.locator("#dealer")).to_have_value("2")
     expect(page.locator("#option-di")).to_have_value("3")

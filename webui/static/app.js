@@ -137,6 +137,7 @@ function seatLabel(seat) {
 
 function translatePage() {
   document.documentElement.lang = state.lang === "zh" ? "zh-Hans" : "en";
+  document.title = t("page_title");
   document.querySelectorAll("[data-i18n]").forEach((el) => {
     el.textContent = t(el.dataset.i18n);
   });

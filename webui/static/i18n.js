@@ -3,6 +3,7 @@ import { isTile, tileName } from "./tiles.js";
 
 export const STRINGS = {
   en: {
+    page_title: "mjcam — score a mahjong hand",
     tagline: "score a revealed hand",
     rules: "Rules",
     whose_hand: "Whose hand",
@@ -175,6 +176,7 @@ export const STRINGS = {
     suggestion_taken: "The reader's suggestion was taken.",
   },
   zh: {
+    page_title: "mjcam — 拍牌算分",
     tagline: "拍牌算分",
     rules: "规则",
     whose_hand: "谁的牌",
