@@ -1023,6 +1023,9 @@ def test_chinese_melds_are_called_as_players_call_them(browser, server):
     expect(page.locator("#meld-kinds label")).to_have_text(["吃", "碰", "明杠", "补杠", "暗杠"])
     expect(page.locator("#meld-remove")).to_have_text("删除这组吃碰杠")
     page.locator('#meld-dialog button[value="done"]').click()
+    add_tiles(page, "1m")
+    page.locator('#groups [data-group="concealed"] .tile[data-code="1m"]').click()
+    expect(page.locator("#act-move option")).to_contain_text(["第1组吃碰杠（碰）"])  # Chinese brackets, not " (碰)"
     assert page.errors == []
 
 
@@ -1741,6 +1744,7 @@ def test_a_chinese_breakdown_names_each_item_in_chinese_with_its_tiles(browser, 
     expect(items.filter(has_text="golds")).to_have_count(1)  # English: the English name, its tiles in it
     page.locator("#lang").click()
     expect(items.filter(has_text="连庄")).to_have_text("连庄（每家都付）")  # no "dealer streak: each payer"
+    expect(page.locator("#print-summary")).to_have_text("福州 Fuzhou · 庄家：0号位 · 东 · 和牌者：0号位 · 东，自摸")
     gold = items.filter(has=page.locator('.tile[data-code="1m"]'))
     expect(gold).to_have_count(1)
     expect(gold.locator("span").first).to_contain_text("金")
@@ -1782,6 +1786,10 @@ def test_a_settlement_with_blank_seats_says_so_in_the_score(browser, server):
                               "photograph or enter its hand for the full settlement.")
     page.locator("#lang").click()
     expect(note).to_have_text("3号位是空的：只按吃碰杠和花计分，输赢可能还会变——拍下或输入这家的牌，才是完整结算。")
+    expect(page.locator("#blank-note")).to_contain_text("空着的：3号位 · 北——")
+    page.locator("#seat-tab-1").click()
+    page.locator("#clear-hand").click()
+    expect(page.locator("#blank-note")).to_contain_text("空着的：1号位 · 南、3号位 · 北——")  # 、 not ", "
     page.locator("#seat-tab-0").click()
     page.locator("#clear-hand").click()  # the winner's own hand blank: no score, nothing to name
     expect(page.locator("#score-body")).to_be_hidden()

@@ -542,7 +542,7 @@ function renderSeatTabs() {
   }
   const blank = blankSeats();
   $("blank-note").hidden = !(region().scores_non_winners && blank.length);
-  $("blank-note").textContent = t("blank_note", { seats: blank.map(seatLabel).join(", ") });
+  $("blank-note").textContent = t("blank_note", { seats: blank.map(seatLabel).join(t("list_sep")) });
 }
 
 /** The seats whose hand is not given (no tile in hand: melds and flowers at most). */
@@ -773,7 +773,7 @@ function renderReaderNotes() {
   suggestions.forEach((s) => {
     const item = document.createElement("li");
     const text = document.createElement("span");
-    text.textContent = `${suggestionText(s)} (${Math.round(s.probability * 100)}%)`;
+    text.textContent = suggestionText(s) + t("paren", { text: `${Math.round(s.probability * 100)}%` });
     const accept = document.createElement("button");
     accept.type = "button";
     accept.className = "button small primary";
@@ -1034,8 +1034,8 @@ function escapeHtml(text) {
 
 function renderScore(result) {
   const info = region();
-  const how = state.winner === null ? t("no_winner") : `${t("winner")}: ${seatLabel(state.winner)}, ${t(state.by)}`;
-  const dealer = state.dealer === null ? "" : ` · ${t("dealer")}: ${seatLabel(state.dealer)}`;
+  const how = state.winner === null ? t("no_winner") : t("field", { label: t("winner"), value: seatLabel(state.winner) }) + t("clause_sep") + t(state.by);
+  const dealer = state.dealer === null ? "" : ` · ${t("field", { label: t("dealer"), value: seatLabel(state.dealer) })}`;
   $("print-summary").textContent = `${info.name_zh} ${info.name}${dealer} · ${how}`;
   $("score-error").hidden = true;
   $("score-needed").hidden = true;
@@ -1183,9 +1183,9 @@ function setView({ tiles, melded, wilds = "", winning_tile: winning }) {
     set.append(tile);
   });
   const names = codes.map((code) => tileName(code, state.lang)).join(t("list_sep"));
-  const notes = [...(melded ? [t("melded")] : []), ...(won >= 0 ? [`${t("win_tile")}: ${tileName(winning, state.lang)}`] : [])];
+  const notes = [...(melded ? [t("melded")] : []), ...(won >= 0 ? [t("field", { label: t("win_tile"), value: tileName(winning, state.lang) })] : [])];
   set.setAttribute("role", "img");
-  set.setAttribute("aria-label", notes.length ? `${names} (${notes.join(t("list_sep"))})` : names);
+  set.setAttribute("aria-label", notes.length ? names + t("paren", { text: notes.join(t("list_sep")) }) : names);
   return set;
 }
 
@@ -1306,7 +1306,7 @@ function groupTitle(h, gid) {
   if (gid === "new-meld") return t("new_meld");
   if (gid.startsWith("meld:")) {
     const i = Number(gid.slice(5));
-    return `${t("meld_n", { n: i + 1 })} (${t(`kind_${h.melds[i].kind}`)})`;
+    return t("meld_n", { n: i + 1 }) + t("paren", { text: t(`kind_${h.melds[i].kind}`) });
   }
   return t({ concealed: "concealed", win: "win_tile", flowers: "flowers" }[gid]);
 }
