@@ -471,6 +471,31 @@ def write_y4m(path: Path, photo: Path, frames: int = 30) -> None:
             f.write(b"FRAME\n" + planes)
 
 
+def test_a_table_camera_error_is_labelled_on_the_chinese_page(browser, tmp_path):
+    video = tmp_path / "table.avi"
+    felt = tmp_path / "felt.jpg"
+    cv2.imwrite(str(felt), np.full((480, 640, 3), (60, 110, 40), np.uint8))
+    write_table_video(video, [felt], still_seconds=0.5, sweep_seconds=0.2)
+    process, url = start_server("--camera", str(video))
+    try:
+        page = browser.new_context(**PHONE).new_page()
+        status = {"source": str(video), "frames": 1, "still_seconds": 0.0, "capture": None, "ended": False,
+                  "run": "0a1b2c3d", "error": "camera source 0: the device is gone", "lost": False}  # no words for it
+        page.route("**/api/camera", lambda route: route.fulfill(json=status))
+        errors = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(url)
+        page.wait_for_selector("body[data-ready=true]")
+        expect(page.locator("#camera-status")).to_have_text("camera source 0: the device is gone")
+        page.locator("#lang").click()
+        expect(page.locator("#camera-status")).to_have_text("摄像头出错（英文说明）：camera source 0: the device is gone")
+        status |= {"error": "camera source 0: no frame, reopening", "lost": True}  # one it has
+        expect(page.locator("#camera-status")).to_have_text("摄像头没有画面：正在重新连接…（显示的是最后一帧）")
+        assert errors == []
+    finally:
+        stop(process)
+
+
 def test_no_camera_is_said_in_the_players_words(browser, server):
     page = open_page(browser, server, "daishan")  # a browser with no camera device
     page.locator("#browser-camera").click()

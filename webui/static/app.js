@@ -1749,7 +1749,7 @@ function setUpTableCamera() {
     requestReading(state.seat, `/api/camera/captures/${id}.jpg${query}`, `/api/camera/captures/${id}/detect${query}`, new FormData(), { camera: true });
   };
   const cameraLine = (status) => {
-    if (status.error) return status.lost ? t("camera_lost") : status.error;
+    if (status.error) return status.lost ? t("camera_lost") : t("camera_error", { why: status.error }); // the server's English
     return status.ended ? t("camera_ended") : t("camera_watching", { s: status.still_seconds.toFixed(1) });
   };
   const poll = async () => {
