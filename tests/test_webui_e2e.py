@@ -1047,9 +1047,14 @@ def test_chinese_melds_are_called_as_players_call_them(browser, server):
     expect(page.locator("#meld-dialog-title")).to_have_text("第1组吃碰杠")
     expect(page.locator("#meld-kinds label")).to_have_text(["吃", "碰", "明杠", "补杠", "暗杠"])
     expect(page.locator("#meld-remove")).to_have_text("删除这组吃碰杠")
+    expect(page.locator("#meld-dialog label", has=page.locator("#meld-from"))).to_contain_text("吃碰谁的牌")
+    expect(page.locator("#meld-from option").first).to_have_text("未知")
     page.locator('#meld-dialog button[value="done"]').click()
+    expect(page.locator('#groups [data-group="win"] .hint')).to_have_text("未标出：请点一下和牌的那张，选“设为和牌张”。")
     add_tiles(page, "1m")
     page.locator('#groups [data-group="concealed"] .tile[data-code="1m"]').click()
+    expect(page.locator("#tile-dialog-title")).to_have_text("修改「一萬」")
+    expect(page.locator("#act-win")).to_have_text("设为和牌张")  # the button the hint above names
     expect(page.locator("#act-move option")).to_contain_text(["第1组吃碰杠（碰）"])  # Chinese brackets, not " (碰)"
     assert page.errors == []
 
@@ -1565,8 +1570,12 @@ def test_chinese_events_are_named_as_each_regions_rules_name_them(browser, serve
     expect(page.locator("#flag-earth-note")).to_have_text("（仅限庄家打出的牌、由闲家和牌）")
     page.select_option("#rules", "fuzhou")
     expect(page.locator("#flags label", has=page.locator("#flag-heaven"))).to_have_text("天和 ")
+    page.locator("#flag-heaven").check()
+    expect(page.locator("#flag-rob_gold-note")).to_have_text("（不能与“天和”同时勾选）")
+    page.locator('input[name="by"][value="discard"]').check()
+    expect(page.locator("#from-field")).to_contain_text("放炮者/被抢杠者")
     page.select_option("#rules", "baicheng")  # no flowers: 杠开
-    expect(page.locator("#flags label", has=page.locator("#flag-kong_replacement"))).to_have_text("杠开（杠后补牌和） ")
+    expect(page.locator("#flags label", has=page.locator("#flag-kong_replacement"))).to_contain_text("杠开（杠后补牌和）")
     page.select_option("#rules", "wenling")
     expect(page.locator("#flags label", has=page.locator("#flag-kong_replacement"))).to_contain_text("杠上开花（")
     page.locator("#lang").click()
