@@ -1787,6 +1787,26 @@ def test_a_chinese_breakdown_names_each_item_in_chinese_with_its_tiles(browser, 
     assert page.errors == []
 
 
+def test_the_chinese_score_tables_fit_a_small_phone_without_breaking_words(browser, server):
+    page = open_page(browser, server, "fuzhou", {**PHONE, "viewport": {"width": 360, "height": 640}})
+    page.locator("#lang").click()
+    type_hand(page, "123m456m789m123p456p55p", "5p")
+    give_facts(page)
+    page.locator('input[name="by"][value="discard"]').check()
+    page.select_option("#from", "2")
+    expect(page.locator("#payments td").first).to_have_text("1号位 · 南")
+    assert page.evaluate("[document.documentElement, document.getElementById('score-body')]"
+                         ".every((e) => e.scrollWidth <= e.clientWidth)")  # nothing to scroll sideways
+    lines = page.evaluate("""[...document.querySelectorAll('#net-table th, #payments th, .seat span')].map((e) => {
+        const range = document.createRange();
+        range.selectNodeContents(e);
+        return [e.textContent, new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size];
+    })""")
+    assert ["付方", 1] in lines and ["0号位", 1] in lines  # headers and a seat's parts are never broken
+    assert [text for text, n in lines if n > 1 and "号位 ·" not in text] == [], lines
+    assert page.errors == []
+
+
 def test_payers_whose_items_only_make_up_their_payment_show_no_total_of_zero(browser, server):
     page = open_page(browser, server, "baicheng")
     type_hand(page, "888m777p666s666z77z", "7z")

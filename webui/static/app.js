@@ -129,10 +129,20 @@ function t(key, vars = {}) {
 /** A win flag's name under the rules chosen (the region's own where it has one), in ``lang``. */
 const eventName = (flag, lang = state.lang) => flagName(flag, lang, region()?.flag_names);
 
+/** A seat as the page names it: its number, and its wind once the dealer is known ("Seat 2 · West", "2号位 · 西"). */
 function seatLabel(seat) {
-  if (state.dealer === null) return t("seat_only", { n: seat });
-  const wind = t("winds").split(",")[(seat - state.dealer + 4) % 4];
-  return t("seat_label", { n: seat, wind });
+  return seatParts(seat).join(" ");
+}
+
+function seatParts(seat) {
+  if (state.dealer === null) return [t("seat_only", { n: seat })];
+  return [t("seat_only", { n: seat }), t("seat_wind", { wind: t("winds").split(",")[(seat - state.dealer + 4) % 4] })];
+}
+
+/** A seat in a cell of the score's tables, as HTML: its number and its wind each kept whole (`.seat span`), so a
+ * narrow phone breaks the line between them ("2号位 / · 西"), never inside one ("2号/位"). */
+function seatHtml(seat) {
+  return seatParts(seat).map((part) => `<span>${escapeHtml(part)}</span>`).join(" ");
 }
 
 function translatePage() {
@@ -1058,7 +1068,7 @@ function renderScore(result) {
   head.insertCell().outerHTML = `<th scope="col">${t("seat")}</th>`;
   row.insertCell().outerHTML = `<th scope="row">${t("net")}</th>`;
   result.net.forEach((value, seat) => {
-    head.insertCell().outerHTML = `<th scope="col">${seatLabel(seat)}</th>`;
+    head.insertCell().outerHTML = `<th scope="col" class="seat">${seatHtml(seat)}</th>`;
     const cell = row.insertCell();
     cell.textContent = sign(value);
     cell.className = value > 0 ? "gain" : value < 0 ? "loss" : "";
@@ -1093,7 +1103,8 @@ function renderScore(result) {
   for (const p of result.payments) {
     const tr = payments.insertRow();
     const why = state.lang === "zh" ? p.reason : p.reason_en ?? p.reason; // the rule terms in Chinese, else English
-    [seatLabel(p.from), seatLabel(p.to), p.amount].forEach((v) => (tr.insertCell().textContent = v));
+    for (const seat of [p.from, p.to]) Object.assign(tr.insertCell(), { className: "seat", innerHTML: seatHtml(seat) });
+    tr.insertCell().textContent = p.amount;
     tr.insertCell().innerHTML = formulaHtml(why ?? ""); // powers raised, as in the formula
   }
   if (!result.payments.length) payments.insertRow().insertCell().textContent = t("no_payments");
