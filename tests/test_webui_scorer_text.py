@@ -57,6 +57,9 @@ CASES = {
     "no whirlwinds": (daishan("123456789m55s", melds_text="w1234z"), "岱山麻将没有旋风杠（1号位的第1组吃碰杠）"),
     "a flower in the hand": (daishan("123456789m123p5s1f"), "1号位的手牌中有花牌「春」：花牌应放在花牌一栏"),
     "no flower among the flowers": (daishan(flowers="1m"), "1号位的花牌中有「一萬」，它不是花牌"),
+    "a 腊子 in no winning shape on a discard": (wenling("1357p2468s134677z", "1p", melds_text="c123m", flowers="1234f"),
+                                                "1号位的牌不成温岭麻将的和牌：腊子只有自摸才能不成和牌型直接和（「可立即和牌」）；"
+                                                "点炮和须是完整的和牌"),
     "an incomplete 腊子 on a discard": (wenling("1357p2468s13467z", "1p", melds_text="c123m", flowers="1234f"),
                                         "1号位有 16 张牌（手牌加每组吃碰杠按三张算）；温岭麻将和牌者应有 17 张：腊子只有自摸才能不成和牌型直接和"
                                         "（「可立即和牌」）；点炮和须是完整的和牌"),
@@ -96,6 +99,7 @@ CASES = {
                            "白城麻将不算和牌"),
     "a flower as the 宝": (baicheng(indicator="1f"), "白城麻将不用花牌：宝不能是「春」"),
     "flowers in Baicheng": (baicheng(flowers="1f"), "白城麻将不用花牌：请拿掉1号位的花牌"),
+    "a great many flowers in Baicheng": (baicheng(flowers="1m" * 9), "白城麻将不用花牌：请拿掉1号位的花牌"),
     "杠开 with no kong": (baicheng(by="self_draw", flags=("kong_replacement",)), "杠开须和牌者有杠或旋风杠"),
     "摸宝 of another tile": (baicheng(by="self_draw", flags=("bao_draw",), indicator="9m"), "“摸宝”的和牌张须是翻出的宝「九萬」"),
     "摸宝 with no 宝": (baicheng(by="self_draw", flags=("bao_draw",)), "“摸宝”须先选定宝牌"),

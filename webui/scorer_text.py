@@ -43,6 +43,7 @@ CONVERT: dict[str, Callable[[str], str]] = {
     "rules": lambda key: REGIONS[key].name_zh,
     "want": lambda text: text.replace(" or ", "或"),
     "role": {"the winner": "和牌者", "a non-winner": "未和牌者"}.__getitem__,
+    "lazi": lambda text: LAZI_ZH if text else "",
     "by": {"discard": "点炮和", "rob_kong": "抢杠和", "self_draw": "自摸和"}.__getitem__,
     "flag": FLAGS_ZH.__getitem__,
     "lacks": lambda text: "，也没有".join(BAICHENG_NEEDS[need] for need in text.split(" and no ")),
@@ -63,28 +64,34 @@ RULES = "(?P<rules>" + "|".join(REGIONS) + ")"
 FLAG = r"flag (?P<flag>\w+)(?: \(\w+\))?"
 
 
+LAZI = (r"(?P<lazi>(?:; a 腊子 wins without a complete hand only when self-drawn \(「可立即和牌」\): won on a discard, "
+        r"the hand must be complete)?)")
+"""Why a Wenling hand holding a 腊子 is no win on a discard (`scoring.wenling.Wenling.no_win_reason`), or nothing."""
+LAZI_ZH = "：腊子只有自摸才能不成和牌型直接和（「可立即和牌」）；点炮和须是完整的和牌"
+
+
 def _row(pattern: str, template: str) -> tuple[re.Pattern[str], str]:
-    return pattern_row(pattern, template, {"SEAT": SEAT, "RULES": RULES, "FLAG": FLAG, "TILE": TILE})
+    return pattern_row(pattern, template, {"SEAT": SEAT, "RULES": RULES, "FLAG": FLAG, "TILE": TILE, "LAZI": LAZI})
 
 
 REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
     # scoring.region: every region
-    _row(r"{SEAT}'s hand is not a legal win under {RULES} rules", "{seat}号位的牌不成{rules}麻将的和牌"),
-    _row(r"{SEAT}'s hand is not a legal win under {RULES} rules; it would be one with (?P<near>{TILE} changed to {TILE}"
-         r"(?:, or {TILE} to {TILE})*)", "{seat}号位的牌不成{rules}麻将的和牌；{near}就能和"),
+    _row(r"{SEAT}'s hand is not a legal win under {RULES} rules{LAZI}", "{seat}号位的牌不成{rules}麻将的和牌{lazi}"),
+    _row(r"{SEAT}'s hand is not a legal win under {RULES} rules{LAZI}; it would be one with (?P<near>{TILE} changed to "
+         r"{TILE}(?:, or {TILE} to {TILE})*)", "{seat}号位的牌不成{rules}麻将的和牌{lazi}；{near}就能和"),
     _row(r"{SEAT}'s hand is not a legal win under {RULES} rules with no (?P<ind>得|金) indicator given "
-         r"\(no tile is wild\)", "未选{ind}牌（按没有{ind}计）：{seat}号位的牌不成{rules}麻将的和牌"),
+         r"\(no tile is wild\){LAZI}", "未选{ind}牌（按没有{ind}计）：{seat}号位的牌不成{rules}麻将的和牌{lazi}"),
     _row(r"{SEAT}'s hand is not a legal win under {RULES} rules with no (?P<ind>得|金) indicator given "
-         r"\(no tile is wild\); it would be one with (?P<near>{TILE} changed to {TILE}(?:, or {TILE} to {TILE})*)",
-         "未选{ind}牌（按没有{ind}计）：{seat}号位的牌不成{rules}麻将的和牌；{near}就能和"),
+         r"\(no tile is wild\){LAZI}; it would be one with (?P<near>{TILE} changed to {TILE}"
+         r"(?:, or {TILE} to {TILE})*)",
+         "未选{ind}牌（按没有{ind}计）：{seat}号位的牌不成{rules}麻将的和牌{lazi}；{near}就能和"),
     _row(r"{SEAT} holds (?P<k>\d+) tiles \(concealed \+ 3 per meld\); {RULES} rules need (?P<want>\d+(?: or \d+)*) "
          r"for (?P<role>the winner|a non-winner)",
          "{seat}号位有 {k} 张牌（手牌加每组吃碰杠按三张算）；{rules}麻将{role}应有 {want} 张"),
     _row(r"{SEAT} holds (?P<k>\d+) tiles \(concealed \+ 3 per meld\); {RULES} rules need (?P<want>\d+) for the winner; "
          r"a 腊子 wins without a complete hand only when self-drawn \(「可立即和牌」\): won on a discard, the hand must "
          r"be complete",
-         "{seat}号位有 {k} 张牌（手牌加每组吃碰杠按三张算）；{rules}麻将和牌者应有 {want} 张：腊子只有自摸才能不成和牌型直接和"
-         "（「可立即和牌」）；点炮和须是完整的和牌"),
+         "{seat}号位有 {k} 张牌（手牌加每组吃碰杠按三张算）；{rules}麻将和牌者应有 {want} 张" + LAZI_ZH),
     _row(r"(?P<k>\d+) copies of (?P<tiles>{TILE}) on the table \(at most (?P<limit>\d+); counting concealed tiles, "
          r"melds, flowers and the indicator\)",
          "桌上有 {k} 张{tiles}（最多 {limit} 张；手牌、吃碰杠、花牌和翻出的牌都算在内）"),
