@@ -1807,6 +1807,24 @@ def test_the_chinese_score_tables_fit_a_small_phone_without_breaking_words(brows
     assert page.errors == []
 
 
+def test_the_english_net_table_fits_a_small_phone_with_each_seat_broken_only_before_its_wind(browser, server):
+    page = open_page(browser, server, "fuzhou", {**PHONE, "viewport": {"width": 360, "height": 640}})
+    type_hand(page, "123m456m789m123p456p55p", "5p")
+    give_facts(page)
+    page.locator('input[name="by"][value="discard"]').check()
+    page.select_option("#from", "2")
+    expect(page.locator("#payments td").first).to_contain_text("Seat 1")
+    assert page.evaluate("[document.documentElement, document.getElementById('score-body')]"
+                         ".every((e) => e.scrollWidth <= e.clientWidth)")  # "North" was cut off: 13 px too wide
+    lines = page.evaluate("""[...document.querySelectorAll('#net-table .seat span')].map((e) => {
+        const range = document.createRange();
+        range.selectNodeContents(e);
+        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+    })""")
+    assert lines == [1] * 8  # "Seat 3" and "· North", each on one line
+    assert page.errors == []
+
+
 def test_payers_whose_items_only_make_up_their_payment_show_no_total_of_zero(browser, server):
     page = open_page(browser, server, "baicheng")
     type_hand(page, "888m777p666s666z77z", "7z")
