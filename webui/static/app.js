@@ -1124,7 +1124,7 @@ function renderBlankSeats() {
  * what it is for (``detail_zh``: its tiles drawn small, or words in brackets). */
 function itemNames(item) {
   const bare = (text) => (text ?? "").replace(/\s/g, "");
-  const rule = item.rule && bare(item.rule) !== bare(item.name_zh) ? ` <small class="rule">${escapeHtml(item.rule)}</small>` : "";
+  const rule = item.rule && !bare(item.name_zh).includes(bare(item.rule)) ? ` <small class="rule">${escapeHtml(item.rule)}</small>` : "";
   if (state.lang !== "zh") return `<span>${withTiles(item.name ?? "")}</span> <small>${withTiles(item.name_zh ?? "")}</small>${rule}`;
   const detail = item.detail_zh ?? "";
   const shown = !detail ? "" : TILE_RUN.test(detail) ? ` ${withTiles(detail)}` : escapeHtml(t("paren", { text: detail }));
