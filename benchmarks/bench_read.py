@@ -53,7 +53,7 @@ def facts(region: str, hand: dict) -> tuple[Namespace, str | None]:
     indicator = free.pop() if REGIONS[region].indicator else None
     kongs = [free.pop(0) for m in hand["melds"] if not m["tiles"]]
     args = Namespace(seat=0, self_draw=True, source=None, rob_kong=False, dealer=0, streak=0, flag=[], kong=kongs,
-                     concealed_kong=[], win_tile=None)
+                     concealed_kong=[], win_tile=None, indicator=indicator)
     return args, indicator
 
 

@@ -34,7 +34,7 @@ def valid_photo(name: str) -> Path:
 
 def facts(**given) -> Namespace:
     defaults = dict(seat=0, self_draw=False, source=None, rob_kong=False, dealer=None, streak=None, flag=[], kong=[],
-                    concealed_kong=[], win_tile=None)
+                    concealed_kong=[], win_tile=None, indicator=None)
     return Namespace(**(defaults | given))
 
 
@@ -68,13 +68,19 @@ def test_face_down_kong_needs_its_tile() -> None:
 
 @pytest.mark.parametrize("region, given, missing", [
     ("daishan", {}, "--self-draw or --from SEAT"),
-    ("wenling", {"self_draw": True}, "--indicator TILE, --dealer N"),
+    ("wenling", {"self_draw": True}, r"--indicator TILE \(or none\), --dealer N"),
     ("baicheng", {"source": 2}, "--dealer N"),
 ])
 def test_missing_facts_are_listed(region: str, given: dict, missing: str) -> None:
     reading = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1s", "1s")), (1, row("9p* 9p 9p"))), region)
     with pytest.raises(ReadError, match=f"cannot score without: {missing}$"):
         table_record(reading, facts(**given), None, {})
+
+
+def test_no_indicator_turned_up_is_said_with_none() -> None:
+    reading = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1s", "1s")), (1, row("9p* 9p 9p"))), "wenling")
+    record = table_record(reading, facts(self_draw=True, dealer=0, indicator="none"), None, {})
+    assert record["indicator"] is None and record["win"]["by"] == "self_draw"
 
 
 def test_contradicting_facts_are_refused() -> None:

@@ -22,9 +22,13 @@ FLAG_OF_NEED = {
     "win.by": "--self-draw or --from SEAT",
     "win.from": "--from SEAT",
     "win.tile": "--win-tile TILE",
-    "indicator": "--indicator TILE",
+    "indicator": "--indicator TILE (or none)",
     "dealer": "--dealer N",
 }
+
+
+NO_INDICATOR = "none"
+"""``--indicator none``: the table turned up no indicator (scored with no wild tile), as the page's *None*."""
 
 
 class ReadError(ValueError):
@@ -44,7 +48,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--from", dest="source", type=int, choices=range(4), metavar="SEAT",
                         help="the seat whose discard won the hand")
     parser.add_argument("--rob-kong", action="store_true", help="with --from: the win robbed that seat's kong")
-    parser.add_argument("--indicator", metavar="TILE", help="the indicator tile (得, 金 or 宝), e.g. 5p")
+    parser.add_argument("--indicator", metavar="TILE",
+                        help="the indicator tile (得, 金 or 宝), e.g. 5p; none: no indicator turned up, no tile wild")
     parser.add_argument("--dealer", type=int, choices=range(4), metavar="N", help="the dealer's seat")
     parser.add_argument("--streak", type=int, metavar="N", help="dealer streak 连庄 (default 0)")
     parser.add_argument("--flag", action="append", default=[], metavar="F", help="a win flag, e.g. last_tile")
@@ -61,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
     from scoring import RecordError, check_setting
 
     try:
-        indicator = _one_tile(args.indicator, "--indicator") if args.indicator is not None else None
+        indicator = _one_tile(args.indicator, "--indicator") if args.indicator not in (None, NO_INDICATOR) else None
         options = _options(args.option)
         try:
             check_setting(args.rules, indicator, options)
@@ -174,7 +179,7 @@ def table_record(reading: Any, args: argparse.Namespace, indicator: str | None,
     if args.rob_kong and args.source is None:
         raise ReadError("--rob-kong needs --from SEAT (whose kong was robbed)")
     given = {"win.by": args.self_draw or args.source is not None, "win.from": True, "win.tile": win_tile is not None,
-             "indicator": indicator is not None, "dealer": args.dealer is not None}
+             "indicator": indicator is not None or args.indicator == NO_INDICATOR, "dealer": args.dealer is not None}
     missing = [FLAG_OF_NEED[n.key] for n in reading.needs if n.required and not given.get(n.key, False)
                and n.key in FLAG_OF_NEED]
     # 天和, 地胡: scored only with --dealer given
