@@ -1857,6 +1857,11 @@ def test_a_settlement_with_blank_seats_says_so_in_the_score(browser, server):
     expect(page.locator("#net-2")).to_have_text("-37")
     expect(note).to_have_text("Seat 3 is blank: scored from its melds and flowers only, so the nets may change — "
                               "photograph or enter its hand for the full settlement.")
+    page.select_option("#winner", "none")  # a drawn hand pays nothing, whatever the blank seat holds
+    expect(note).to_be_hidden()
+    expect(page.locator("#blank-note")).to_be_hidden()
+    page.select_option("#winner", "0")
+    expect(note).to_be_visible()
     page.locator("#lang").click()
     expect(note).to_have_text("3号位是空的：只按吃碰杠和花计分，输赢可能还会变——拍下或输入这家的牌，才是完整结算。")
     expect(page.locator("#blank-note")).to_contain_text("空着的：3号位 · 北——")

@@ -551,7 +551,7 @@ function renderSeatTabs() {
     if (seat === state.dealer) tab.insertAdjacentHTML("beforeend", ` <b class="badge dealer">${t("dealer_badge")}</b>`);
   }
   const blank = blankSeats();
-  $("blank-note").hidden = !(region().scores_non_winners && blank.length);
+  $("blank-note").hidden = !(region().scores_non_winners && state.winner !== null && blank.length);
   $("blank-note").textContent = t("blank_note", { seats: blank.map(seatLabel).join(t("list_sep")) });
 }
 
@@ -1114,7 +1114,8 @@ function renderScore(result) {
 /** Under rules that score every hand, the seats but the winner's with no hand given, named above the score:
  * they are scored from their melds and flowers only, and the settlement is not complete without them. */
 function renderBlankSeats() {
-  const blank = region().scores_non_winners ? blankSeats().filter((seat) => seat !== state.winner) : [];
+  // a drawn hand pays nothing (「流局」), whatever the blank seats hold
+  const blank = region().scores_non_winners && state.winner !== null ? blankSeats().filter((seat) => seat !== state.winner) : [];
   $("score-blank").hidden = !blank.length;
   $("score-blank").textContent = t(blank.length === 1 ? "blank_seat" : "blank_seats", { seats: listOf(blank.map(String)) });
 }
