@@ -195,9 +195,15 @@ class Daishan(Region):
                 "rob_kong": "the robbed player pays it 3 times"}[win.by]  # the total is what one payer pays
         formula = f"({di_sum - 1} + 1) × {o['di']} + {hua_sum} × {o['hua']} = {amount}; {paid}"
         seats[win.player] = SeatResult(win.player, amount, self.info.unit, tuple(items),
-                                       {"di_count": di_sum, "hua_count": hua_sum, "formula": formula})
+                                       {"di_count": di_sum, "hua_count": hua_sum, "formula": formula,
+                                        "total_from": TOTAL_FROM[win.by]})
         return Result(self.info.key, net_of(payments), tuple(payments), tuple(seats), win.player,
                       self.info.unit, reading.describe())
+
+
+TOTAL_FROM = {"self_draw": "each", "discard": "discarder", "rob_kong": "robbed"}
+"""Who pays the winner's total (``total_from`` of its seat): each of the three, the discarder alone, or the player
+robbed of a kong, three times."""
 
 
 def _flower_items(flowers: tuple[str, ...]) -> list[Item]:

@@ -1641,8 +1641,17 @@ def test_the_score_shows_how_each_total_is_worked_out_and_the_winners_sets(brows
 def test_a_daishan_total_says_who_pays_it(browser, server):
     page = self_drawn(browser, server, "daishan", "123m456p789s11z555z", "1z")
     expect(page.locator("#seat-score-0 .formula")).to_contain_text("; each of the three pays it")
+    heading = page.locator("#seat-score-0 h3")
+    total = page.locator("#seat-score-0 .total").inner_text()
+    expect(heading).to_have_text(re.compile(f"— {total} 分 from each of the three$"))  # not its net, 3 × that
+    page.locator('input[name="by"][value="discard"]').check()
+    page.select_option("#from", "2")
+    expect(heading).to_have_text(re.compile(r"— \d+ 分 from the discarder$"))
     page.locator("#lang").click()
+    expect(heading).to_have_text(re.compile(r"— 放炮者付 \d+ 分$"))
+    page.locator('input[name="by"][value="self_draw"]').check()
     expect(page.locator("#seat-score-0 .formula")).to_contain_text("；三家各付")
+    expect(heading).to_have_text(re.compile(f"— 三家各付 {total} 分$"))
     assert page.errors == []
 
 

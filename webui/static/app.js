@@ -1084,8 +1084,11 @@ function renderScore(result) {
     // where only the winner is scored, a payer's items say what its payment is made of (Baicheng: the base
     // and its 番): no total of 0
     const payer = !info.scores_non_winners && !player.total && player.seat !== result.winner;
+    const total = `<span class="total">${player.total}</span>`;
+    // Daishan's winner: the total is what one payer pays (`total_from`), not what the seat gains
     box.innerHTML = `<h3>${seatLabel(player.seat)} — ${payer ? t("pays_by")
-      : `${t("total")} <span class="total">${player.total}</span> ${player.unit ?? ""}`}</h3>`;
+      : player.total_from ? t(`total_from_${player.total_from}`, { n: total, unit: player.unit ?? "" })
+        : `${t("total")} ${total} ${player.unit ?? ""}`}</h3>`;
     if (player.seat === result.winner && result.reading?.length) box.append(readingView(result.reading));
     const table = document.createElement("table");
     table.className = "items";
