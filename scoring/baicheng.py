@@ -95,7 +95,8 @@ UNIT_DEALER = Rule("each 番 when the dealer is involved", "庄四角", "庄四�
 UNIT_PLAIN = Rule("each 番 when the dealer is not involved", "四变二", "四变二", 0.2, "元",
                   "和庄有關時：庄四角…和庄無關時四變二")
 DEALER = Rule("the dealer is involved", "和庄有关", "庄", 1, "番", "和庄有關時：庄四角…和庄無關時四變二")
-DISCARDER = Rule("discarded the winning tile", "点炮", "点炮", 1, "番", "被搶胡算杠牌者點炮；點炮者多輸一番")
+DISCARDER = Rule("discarded the winning tile, or was robbed of the kong", "点炮", "点炮", 1, "番",
+                 "被搶胡算杠牌者點炮；點炮者多輸一番")
 BEIKAOBEI = Rule("concealed payer", "背靠背", "背靠背", 1, "番", "胡牌時站立多贏一番，別人門清再多輸一番，俗稱「背靠背」")
 
 TERMS_EN = {DEALER: "dealer", DISCARDER: "discarder", BEIKAOBEI: "背靠背"}
