@@ -169,6 +169,8 @@ def test_single_float_replaces_jiahu():
 def test_rob_kong_is_paid_by_the_robbed_player_as_discarder():
     assert rules("678s123m88p", "8s", "rob_kong", source=3) == ["抢杠"]
     assert net("678s123m88p", "8s", "rob_kong", source=3) == [-4, 10, -2, -4]
+    robbed = score_table(baicheng("678s123m88p", "8s", "rob_kong", source=3))["players"][3]["items"]
+    assert "discarded the winning tile, or was robbed of the kong" in [item["name"] for item in robbed]
     assert fan("678s123m88p", "8s", "rob_kong", source=3, options={"rob_kong_fan": 2}) == 2
     assert fan("678s123m88p", "8s", "rob_kong", source=3, options={"rob_kong_fan": 0}) == 0
 
