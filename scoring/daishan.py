@@ -163,7 +163,9 @@ class Daishan(Region):
                      o["kaihua_adds_zimo_hua"])
         items = [BASE.item()] + [rule.item() for rule in HAND_DI if rule.applies(hand)]
         if SELF_DRAW.applies(hand):
-            items.append(SELF_DRAW.item("拉杠胡" if table.win.by == "rob_kong" else ""))
+            robbed = table.win.by == "rob_kong"
+            items.append(SELF_DRAW.item("robbing a kong (拉杠胡) counts as one" if robbed else "",
+                                        detail_zh="拉杠胡" if robbed else ""))
         items += _flower_items(table.winner.flowers)
         block_rules = BLOCK_HUA + ((HONOUR_TRIPLET,) if o["concealed_honour_triplet_hua"] else ())
         for block in reading.blocks:

@@ -158,6 +158,9 @@ def test_discard_is_paid_by_the_discarder_alone():
 
 def test_robbed_kong_scores_as_self_draw_and_the_robbed_player_pays_three_times():
     assert net("123456789m123p55s", "3p", "rob_kong", source=0) == [-9, 9, 0, 0]
+    items = winner(winner_record("daishan", "123456789m123p55s", "3p", "rob_kong", source=0))["items"]
+    assert [(i["name"], i["detail_zh"]) for i in items if i["rule"] == "自摸"] == [
+        ("self-drawn: robbing a kong (拉杠胡) counts as one", "拉杠胡")]
 
 
 def test_stakes():
