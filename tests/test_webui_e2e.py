@@ -736,6 +736,7 @@ def test_changing_the_rules_regroups_the_hand_and_keeps_the_indicator(browser, s
 
 def test_none_said_for_one_rules_indicator_is_asked_again_for_anothers(browser, server):
     page = open_page(browser, server, "wenling")
+    expect(page.locator("#indicator-clear")).to_have_text("None")  # the button, as "(or None)" asks
     page.locator("#indicator-clear").click()  # no 得 at this table
     expect(page.locator("#indicator-tile")).to_have_text("none")
     page.select_option("#rules", "fuzhou")  # a 金 is another matter
