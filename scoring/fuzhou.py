@@ -325,7 +325,7 @@ class Fuzhou(Region):
             if win.player == table.dealer:
                 items.append(STREAK.item("each payer", streak, detail_zh="每家都付"))
             else:  # the seat as the page names it
-                items.append(STREAK.item(f"P{table.dealer} (the dealer) only", streak,
+                items.append(STREAK.item(f"seat {table.dealer} (the dealer) only", streak,
                                          detail_zh=f"只由庄家 {table.dealer}号位付"))
         items.append(BASE.item())
         if doubled:
