@@ -1342,7 +1342,7 @@ def test_events_the_way_of_winning_rules_out_are_not_sent(browser, server):
     page.locator('input[name="by"][value="discard"]').check()
     expect(page.locator("#flag-last_tile")).to_be_disabled()
     expect(page.locator("#flag-last_tile")).not_to_be_checked()
-    expect(page.locator("#flag-last_tile-note")).to_have_text("(only with self-draw)")
+    expect(page.locator("#flag-last_tile-note")).to_have_text("(only on a win by self-draw)")
     with page.expect_request("**/api/score") as request:
         page.select_option("#from", "2")
     assert request.value.post_data_json["win"]["flags"] == []
@@ -1385,6 +1385,8 @@ def test_a_hand_entered_without_a_photo_waits_for_what_the_rules_ask(browser, se
     page.locator('input[name="by"][value="self_draw"]').check()
     for fact in asked:
         expect(page.locator("#score-needed")).to_contain_text(fact)
+    if len(asked) > 1:  # a list in words: "the dealer and the indicator 得 (or None)"
+        expect(page.locator("#score-needed")).to_contain_text(" and ".join(asked))
     expect(page.locator("#score-body")).to_be_hidden()
     page.select_option("#dealer", "1")
     if rules == "wenling":

@@ -337,7 +337,7 @@ function composeRecord() {
   }
   if (state.winner !== null && !state.hands[state.winner].win) return { needed: t("problem_no_win", { seat: seatLabel(state.winner) }) };
   const missing = missingFacts();
-  if (missing.length) return { needed: t("score_needs", { facts: missing.map(factName).join(t("list_sep")) }) };
+  if (missing.length) return { needed: t("score_needs", { facts: listOf(missing.map(factName)) }) };
   // a hand the rules do not score is sent as unknown ("concealed": ""), its melds and flowers kept (table-format.md)
   const scored = (seat) => seat === state.winner || (state.winner !== null && info.scores_non_winners);
   const held = (h) => [...h.concealed, ...(h.win && !h.win.aside ? [h.win] : [])].map((tile) => tile.code);
