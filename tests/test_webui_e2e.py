@@ -1829,12 +1829,12 @@ def test_the_english_net_table_fits_a_small_phone_with_each_seat_broken_only_bef
     expect(page.locator("#payments td").first).to_contain_text("Seat 1")
     assert page.evaluate("[document.documentElement, document.getElementById('score-body')]"
                          ".every((e) => e.scrollWidth <= e.clientWidth)")  # "North" was cut off: 13 px too wide
-    lines = page.evaluate("""[...document.querySelectorAll('#net-table .seat span')].map((e) => {
+    lines = page.evaluate("""[...document.querySelectorAll('#net-table .seat span, #payments .seat span')].map((e) => {
         const range = document.createRange();
         range.selectNodeContents(e);
         return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
     })""")
-    assert lines == [1] * 8  # "Seat 3" and "· North", each on one line
+    assert len(lines) > 8 and set(lines) == {1}  # "Seat 3" and "· North" each on one line, in Pays and To too
     assert page.errors == []
 
 
