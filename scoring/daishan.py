@@ -189,7 +189,8 @@ class Daishan(Region):
         elif win.by == "discard":
             payments = [Payment(win.source, win.player, amount, "放炮", "discard")]
         else:
-            payments = [Payment(win.source, win.player, 3 * amount, "拉杠胡 ×3", "robbed kong: the robbed player pays 3 ×")]
+            payments = [Payment(win.source, win.player, 3 * amount, "拉杠胡 ×3",
+                                "robbing a kong: the robbed player pays 3 times")]
         seats = list(_blank_seats())
         di_sum, hua_sum = split_sums(items, "底")
         o = table.options

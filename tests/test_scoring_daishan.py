@@ -161,6 +161,8 @@ def test_robbed_kong_scores_as_self_draw_and_the_robbed_player_pays_three_times(
     items = winner(winner_record("daishan", "123456789m123p55s", "3p", "rob_kong", source=0))["items"]
     assert [(i["name"], i["detail_zh"]) for i in items if i["rule"] == "自摸"] == [
         ("self-drawn: robbing a kong (拉杠胡) counts as one", "拉杠胡")]
+    paid = score_table(winner_record("daishan", "123456789m123p55s", "3p", "rob_kong", source=0))["payments"]
+    assert [(p["reason"], p["reason_en"]) for p in paid] == [("拉杠胡 ×3", "robbing a kong: the robbed player pays 3 times")]
 
 
 def test_stakes():
