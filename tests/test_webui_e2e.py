@@ -1638,6 +1638,10 @@ def test_the_score_shows_how_each_total_is_worked_out_and_the_winners_sets(brows
     expect(why.first).to_have_text("to the winner (points ÷ 10)")
     page.locator("#lang").click()
     expect(why.first).to_have_text("和牌支付 (牌点汇总/10)")
+    rules = page.locator("#seat-score-0 .items .rule")  # a rule term the Chinese name holds is not said again
+    expect(page.locator("#seat-score-0 .items summary").filter(has_text="无“得”").locator(".rule")).to_have_count(0)
+    expect(rules.filter(has_text="幺九").first).to_have_text("暗刻（幺九）")  # in Chinese brackets
+    assert all("(" not in text for text in rules.all_inner_texts())
     assert page.errors == []
 
 

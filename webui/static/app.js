@@ -1125,11 +1125,15 @@ function renderBlankSeats() {
 
 /** An item's names and the rule's own term where it says more: what a tap on them opens the rule's text under.
  * In English the English name (its tiles in it) and the Chinese beside; in Chinese the Chinese name alone with
- * what it is for (``detail_zh``: its tiles drawn small, or words in brackets). */
+ * what it is for (``detail_zh``: its tiles drawn small, or words in brackets), and the rule's term only where
+ * the name does not hold it once spaces, quotes, brackets and colons are set aside (无“得” holds 无得), its
+ * brackets Chinese (平和（1花）). */
 function itemNames(item) {
-  const bare = (text) => (text ?? "").replace(/\s/g, "");
-  const rule = item.rule && !bare(item.name_zh).includes(bare(item.rule)) ? ` <small class="rule">${escapeHtml(item.rule)}</small>` : "";
-  if (state.lang !== "zh") return `<span>${withTiles(item.name ?? "")}</span> <small>${withTiles(item.name_zh ?? "")}</small>${rule}`;
+  const zh = state.lang === "zh";
+  const bare = (text) => (text ?? "").replace(zh ? /[\s“”"「」()（）:：]/g : /\s/g, "");
+  const term = zh ? (item.rule ?? "").replace(/\s*\(([^()]*)\)/g, "（$1）") : item.rule;
+  const rule = item.rule && !bare(item.name_zh).includes(bare(item.rule)) ? ` <small class="rule">${escapeHtml(term)}</small>` : "";
+  if (!zh) return `<span>${withTiles(item.name ?? "")}</span> <small>${withTiles(item.name_zh ?? "")}</small>${rule}`;
   const detail = item.detail_zh ?? "";
   const shown = !detail ? "" : TILE_RUN.test(detail) ? ` ${withTiles(detail)}` : escapeHtml(t("paren", { text: detail }));
   return `<span>${escapeHtml(item.name_zh ?? "")}${shown}</span>${rule}`;
