@@ -1621,7 +1621,8 @@ def test_the_score_shows_how_each_total_is_worked_out_and_the_winners_sets(brows
     expect(page.locator("#seat-score-0 .reading")).to_contain_text("★ a 金 standing in")
     expect(page.locator("#seat-scores .reading .set")).to_have_count(len(result["reading"]))  # the winner's only
     page.locator("#lang").click()
-    expect(page.locator("#seat-score-0 .formula")).to_have_text(re.compile("^算法：1号位 付 \\d+ \\+ 2号位 付 \\d+ \\+"))
+    expect(page.locator("#seat-score-0 .formula")).to_have_text(  # each payment, then who pays it
+        re.compile("^计算：\\d+（1号位付）\\+ \\d+（2号位付）\\+ \\d+（3号位付）= \\d+$"))
 
     page = open_page(browser, server, "wenling")  # a power of two, raised
     type_hand(page, "111m222m333m444p555p66p", "6p")

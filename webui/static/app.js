@@ -1148,7 +1148,7 @@ function withTiles(text) {
 
 /** A formula's English words as the Chinese page says them (the scorer's formulas and payment reasons). */
 const FORMULA_ZH = [
-  [/(\d+) from P([0-3])\b/g, "P$2 付 $1"],
+  [/(\d+) from P([0-3])\b ?/g, "$1（P$2付）"], // "70 from P3 + 71 from P0" → "70（P3付）+ 71（P0付）"
   [/; each payer pays /g, "；每家付 "],
   [/; each of the three pays it/g, "；三家各付"],
   [/; the discarder pays it/g, "；放炮者付"],

@@ -256,7 +256,7 @@ export const STRINGS = {
     reading_legend: "拆成以下几组（红框：和牌张；灰底：吃碰杠的牌）：",
     reading_wild: "★ 为{name}，代替所示的牌。",
     melded: "吃碰杠的牌",
-    worked_out: "算法：{formula}",
+    worked_out: "计算：{formula}",
     hand_of: "{seat}的牌",
     doubtful: "不确定",
     add_to: "加到{group}",
