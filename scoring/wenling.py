@@ -560,19 +560,19 @@ def _settle(winner: int, totals: list[int], bao: int | None) -> list[Payment]:
     coins = [t // 10 for t in totals]
     payments = []
     if bao is None:
-        payments += [Payment(s, winner, coins[winner], "和牌支付 (牌点汇总/10)", "to the winner (points ÷ 10)") for s in losers]
+        payments += [Payment(s, winner, coins[winner], "和牌支付（牌点汇总/10）", "to the winner (points ÷ 10)") for s in losers]
         for a, b in combinations(losers, 2):
             low, high = sorted((a, b), key=lambda s: coins[s])
-            payments.append(Payment(low, high, coins[high] - coins[low], "闲家互付 (差额/10)",
+            payments.append(Payment(low, high, coins[high] - coins[low], "闲家互付（差额/10）",
                                     "between non-winners (difference ÷ 10)"))
     else:
-        payments.append(Payment(bao, winner, 3 * coins[winner], "包三家: 被包方代付三家和牌支付",
+        payments.append(Payment(bao, winner, 3 * coins[winner], "包三家：被包方代付三家和牌支付",
                                 "包三家: the discarder pays the winner for all three"))
         rest = [s for s in losers if s != bao]
-        payments += [Payment(bao, s, coins[s], "包三家: 被包方牌点归零，按闲家结算支付",
+        payments += [Payment(bao, s, coins[s], "包三家：被包方牌点归零，按闲家结算支付",
                             "包三家: the discarder, its points taken as zero, pays the other non-winners") for s in rest]
         low, high = sorted(rest, key=lambda s: coins[s])
-        payments.append(Payment(bao, high, coins[high] - coins[low], "包三家: 另二闲家之间的结算额由被包者支付",
+        payments.append(Payment(bao, high, coins[high] - coins[low], "包三家：另二闲家之间的结算额由被包方支付",
                                 "包三家: the discarder pays what the other two non-winners would settle"))
     return [p for p in payments if p.amount > 0]
 

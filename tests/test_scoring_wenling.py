@@ -356,6 +356,15 @@ def test_bao_the_discarder_pays_for_everyone():
     assert (bao["name"], bao["detail_zh"]) == ("paying for all (包三家): hand total 20 counts 0", "本家牌点 20 和按 0 计")
     # P3 pays the winner 3 × 8, P0 3 and P2 5, and P2 (the higher) their difference 2
     assert result["net"] == [3, 24, 5 + 2, -(24 + 3 + 5 + 2)]
+    assert [pay["reason"] for pay in result["payments"]] == [  # in Chinese punctuation, 被包方 throughout
+        "包三家：被包方代付三家和牌支付", "包三家：被包方牌点归零，按闲家结算支付", "包三家：被包方牌点归零，按闲家结算支付",
+        "包三家：另二闲家之间的结算额由被包方支付"]
+
+
+def test_the_chinese_payment_reasons_use_chinese_brackets():
+    hands = {1: player("234p567s11s", CHOWS), 0: player("", "p999s"), 2: player("", "p777z")}
+    result = score_table(record("wenling", hands, (1, "2p", "discard", 3), indicator="9p"))
+    assert {pay["reason"] for pay in result["payments"]} == {"和牌支付（牌点汇总/10）", "闲家互付（差额/10）"}
 
 
 @pytest.mark.parametrize("change, why", [

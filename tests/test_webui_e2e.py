@@ -1638,7 +1638,7 @@ def test_the_score_shows_how_each_total_is_worked_out_and_the_winners_sets(brows
     why = page.locator("#payments tr td:nth-child(4)")  # who pays whom, and why: in the page's language
     expect(why.first).to_have_text("to the winner (points ÷ 10)")
     page.locator("#lang").click()
-    expect(why.first).to_have_text("和牌支付 (牌点汇总/10)")
+    expect(why.first).to_have_text("和牌支付（牌点汇总/10）")
     rules = page.locator("#seat-score-0 .items .rule")  # a rule term the Chinese name holds is not said again
     expect(page.locator("#seat-score-0 .items summary").filter(has_text="无“得”").locator(".rule")).to_have_count(0)
     expect(rules.filter(has_text="幺九").first).to_have_text("暗刻（幺九）")  # in Chinese brackets
@@ -2125,6 +2125,8 @@ def test_the_score_says_whether_the_bao_facts_ticked_come_to_bao(browser, server
         expect(page.locator(f"#net-{seat}")).not_to_have_class("loss")
     page.locator("#lang").click()
     expect(note).to_have_text("包三家：被包方（放炮者）代付三家（2号位 · 西）")
+    expect(page.locator("#seat-score-2 .formula")).to_have_text(re.compile("= \\d+ → 0（包三家）$"))
+    expect(page.locator("#payments td:nth-child(4)").first).to_have_text("包三家：被包方代付三家和牌支付")
     assert page.errors == []
 
 

@@ -1154,6 +1154,7 @@ const FORMULA_ZH = [
   [/; the discarder pays it/g, "；放炮者付"],
   [/; the robbed player pays it 3 times/g, "；被抢杠者付三倍"],
   [/\(([\d.]+) if the dealer is involved, else ([\d.]+)\)/g, "（和庄有关 $1，否则 $2）"],
+  [/ \(包三家\)/g, "（包三家）"], // Wenling's 被包方 total: "… → 0 (包三家)"
   [/\bdi\b/g, "底"],
   [/\bterms\b/g, "各项"],
 ];
