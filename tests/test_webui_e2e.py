@@ -1569,6 +1569,7 @@ def test_chinese_events_are_named_as_each_regions_rules_name_them(browser, serve
     page = open_page(browser, server, "daishan")
     page.locator("#lang").click()
     expect(page.locator("#flags label", has=page.locator("#flag-heaven"))).to_have_text("天胡 ")  # 「天胡：庄家…」
+    expect(page.locator("#flags label", has=page.locator("#flag-last_tile"))).to_contain_text("海底捞月")  # as its item
     page.select_option("#dealer", "0")  # the dealer (seat 0) wins: 地胡 is ruled out
     expect(page.locator("#flag-earth-note")).to_have_text("（仅限庄家打出的牌、由闲家和牌）")
     page.select_option("#rules", "fuzhou")

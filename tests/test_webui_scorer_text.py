@@ -114,7 +114,7 @@ CASES = {
                        "地胡不能有吃碰杠：庄家打出第一张牌之前，和牌者还没有轮到过"),
     "杠上开花 with no kong or flower": (daishan(by="self_draw", flags=("kong_replacement",)),
                                      "杠上开花须和牌者有杠或花牌：只有杠或补花之后才摸补牌"),
-    "海底 on a discard": (daishan(flags=("last_tile",)), "“海底”只能自摸"),
+    "海底捞月 on a discard": (daishan(flags=("last_tile",)), "“海底捞月”只能自摸"),
     # an event named as the region names it: Daishan's 天胡, Fuzhou's 天和, Baicheng's 杠开 (no flowers to 开花)
     "天胡 on a discard": (daishan(flags=("heaven",)), "“天胡”只能自摸"),
     "天和 on a discard": (fuzhou(flags=("heaven",)), "“天和”只能自摸"),

@@ -16,7 +16,7 @@ from scoring import REGIONS
 from webui.reader_text import TILE, pattern_row, tiles_in_chinese, translate
 
 FLAGS_ZH = {
-    "kong_replacement": "杠上开花", "last_tile": "海底", "heaven": "天和", "earth": "地胡", "rob_gold": "抢金",
+    "kong_replacement": "杠上开花", "last_tile": "海底捞月", "heaven": "天和", "earth": "地胡", "rob_gold": "抢金",
     "three_golds": "三金倒", "gold_kan": "金坎", "bao_draw": "摸宝", "after_special_kong": "补白板/特殊牌后摸牌和",
 }
 """The win flags' Chinese names, as the page's (webui/static/i18n.js FLAG_NAMES; a test checks they agree); a

@@ -368,7 +368,7 @@ export const STRINGS = {
  * `flag_names` in /api/regions: Daishan's 天胡, Baicheng's 杠开). */
 export const FLAG_NAMES = {
   kong_replacement: { en: "won on the tile drawn after a kong or flower (杠上开花)", zh: "杠上开花（杠或补花后摸牌和）" },
-  last_tile: { en: "won on the last tile (海底)", zh: "海底" },
+  last_tile: { en: "won on the last tile (海底捞月)", zh: "海底捞月" }, // Daishan's, the one region scoring it
   heaven: { en: "heavenly hand: the dealer's first draw (天和)", zh: "天和" },
   earth: { en: "earthly hand (地胡)", zh: "地胡" },
   rob_gold: { en: "robbed the gold (抢金)", zh: "抢金" },
