@@ -520,7 +520,7 @@ def _lazi_result(seat: int, items: list[Item]) -> SeatResult:
 
 # what a record's 包三家 facts come to (`bao_outcome`): the condition that fails, or None when it applies
 BAO_NOTES = {
-    None: ("包三家 applies: the discarder pays for everyone", "包三家：被包方（放炮者）代付三家"),
+    None: ("包三家 applies: the discarder pays for everyone", "包三家：放炮者为被包方，代付三家"),  # the page names it
     "by": ("no 包三家: only a win on a discard is paid by the discarder alone", "不包三家：只有点炮和才包三家"),
     "sheng_phase": ("no 包三家: the table was not in the 生牌 phase", "不包三家：未到生牌阶段"),
     "tile_was_sheng": ("no 包三家: the winning discard was not a 生牌", "不包三家：所放的牌不是生牌"),

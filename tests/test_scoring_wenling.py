@@ -386,6 +386,7 @@ def test_the_result_says_why_bao_does_not_apply():
     assert result["bao"]["note"] == "no 包三家: the winning discard was not a 生牌"
     assert result["bao"]["note_zh"] == "不包三家：所放的牌不是生牌"
     assert bao_result(BAO)["bao"]["note"] == "包三家 applies: the discarder pays for everyone"
+    assert bao_result(BAO)["bao"]["note_zh"] == "包三家：放炮者为被包方，代付三家"
     assert "bao" not in score_table(wenling("234p567s11s", "2p", "discard"))
 
 

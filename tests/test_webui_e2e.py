@@ -2125,7 +2125,7 @@ def test_the_score_says_whether_the_bao_facts_ticked_come_to_bao(browser, server
     for seat in (1, 3):
         expect(page.locator(f"#net-{seat}")).not_to_have_class("loss")
     page.locator("#lang").click()
-    expect(note).to_have_text("包三家：被包方（放炮者）代付三家（2号位 · 西）")
+    expect(note).to_have_text("包三家：放炮者2号位 · 西为被包方，代付三家")  # the seat named as the discarder
     expect(page.locator("#seat-score-2 .formula")).to_have_text(re.compile("= \\d+ → 0（包三家）$"))
     expect(page.locator("#payments td:nth-child(4)").first).to_have_text("包三家：被包方代付三家和牌支付")
     assert page.errors == []

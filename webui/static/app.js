@@ -1055,9 +1055,11 @@ function renderScore(result) {
   const assumed = info.indicator && !info.asks.includes("indicator") && state.indicator === null && !state.indicatorSaid;
   $("score-assumed").hidden = !assumed;
   $("score-assumed").textContent = assumed ? t("scored_without_indicator", { name: info.indicator }) : "";
-  // Wenling's 包三家 facts ticked: whether they come to it, and who pays then
-  const bao = result.bao && `${state.lang === "zh" ? result.bao.note_zh : result.bao.note}${
-    result.bao.payer === null ? "" : t("paren", { text: seatLabel(result.bao.payer) })}`;
+  // Wenling's 包三家 facts ticked: whether they come to it, and who pays then (in Chinese the discarder named in
+  // the line: "包三家：放炮者2号位 · 西为被包方，代付三家"; in English after it: "… for everyone (Seat 2 · West)")
+  const bao = result.bao && (result.bao.payer === null ? (state.lang === "zh" ? result.bao.note_zh : result.bao.note)
+    : state.lang === "zh" ? result.bao.note_zh.replace("放炮者", `放炮者${seatLabel(result.bao.payer)}`)
+      : result.bao.note + t("paren", { text: seatLabel(result.bao.payer) }));
   $("score-bao").hidden = !bao;
   $("score-bao").textContent = bao || "";
   const sign = (v) => (v > 0 ? `+${v}` : String(v));
