@@ -312,7 +312,7 @@ class Fuzhou(Region):
             form = f"({terms}) × 2 + {s}" if doubled else f"{terms} + {s}"
             times = f" × {di}" if di != 1 else ""
             reason = ("自摸" if win.by == "self_draw" else "点炮" if win.by == "discard" else "抢杠") + \
-                     f" {'（花+金+连庄+5）×2' if doubled else '花+金+连庄+5'}+特殊: {form} = {amount}{times}"
+                     f"：{'（花+金+连庄+5）×2' if doubled else '花+金+连庄+5'}+特殊 = {form} = {amount}{times}"
             reason_en = ("self-draw" if win.by == "self_draw" else "discard" if win.by == "discard" else "robbed kong") + \
                 f": {'(' if doubled else ''}flowers + golds + streak + 5{') × 2' if doubled else ''} + specials: {form} = " \
                 f"{amount}{times}"

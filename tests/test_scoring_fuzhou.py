@@ -47,6 +47,13 @@ def test_self_draw_doubles():
     assert paid("234p567s11s", "2p", "self_draw") == (2 + 5) * 2
 
 
+@pytest.mark.parametrize("by, reason", [("discard", "点炮：花+金+连庄+5+特殊 = 2 + 0 + 0 + 5 + 0 = 7"),
+                                        ("self_draw", "自摸：（花+金+连庄+5）×2+特殊 = (2 + 0 + 0 + 5) × 2 + 0 = 14")])
+def test_the_chinese_payment_reason_names_its_terms_then_adds_them(by, reason):
+    payments = score_table(fuzhou("234p567s11s", "2p", by))["payments"]
+    assert payments[-1]["reason"] == reason
+
+
 @pytest.mark.parametrize("flowers, hua", [("1z", 1), ("1f7z", 2), ("1234567z", 7), ("1111z", 6), ("11112z", 7),
                                           ("1234f", 6), ("5678f", 6), ("1234f5f", 7), ("12345678f", 12)])
 def test_flowers_honours_and_full_sets(flowers, hua):
