@@ -67,7 +67,7 @@ GOLD = Rule("golds", "金", "金", 1, "底", "金按照花番计算，有几个�
 STREAK = Rule("dealer streak", "连庄", "连庄", 1, "底",
               "庄家若超过一连庄，其他三家应多输连庄的点数。同样若被顶庄庄家也要付赢牌者相应的连庄点数")
 BASE = Rule("base", "基数 5", "5", 5, "底", "点炮和＝花+金+特殊和牌牌型倍数+连庄数+5")
-DOUBLED = Rule("self-drawn or event win, doubled", "自摸 ×2", "×2", 2, "倍",
+DOUBLED = Rule("doubled: self-drawn, or paid as if self-drawn", "×2（自摸，或按自摸计）", "×2", 2, "倍",
                "自摸和＝（连庄数+花+金+5）×2+特殊和牌倍数；花牌的番数按自摸计")
 
 # -- specials S, conditions on a _Hand (spec §4.2 table) -----------------------------------------------------------

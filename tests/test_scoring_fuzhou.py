@@ -112,6 +112,9 @@ def test_pinghu_doubled_on_discard_option():
     assert paid("234p567s11s", "2p", flowers="", options=options) == 5 * 2 + 30
     assert paid("234p567s11s", "2p", flowers="3f", options=options) == (1 + 5) * 2 + 15
     assert paid("234p567s11s", "2p", options=options) == 2 + 5  # no 平和: no change
+    items = score_table(fuzhou("234p567s11s", "2p", flowers="", options=options))["players"][1]["items"]
+    doubled = next(i for i in items if i["rule"] == "×2")  # on a discard: paid as if self-drawn, not named a self-draw
+    assert (doubled["name"], doubled["name_zh"]) == ("doubled: self-drawn, or paid as if self-drawn", "×2（自摸，或按自摸计）")
 
 
 def test_gold_pair():
