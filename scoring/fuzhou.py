@@ -326,7 +326,7 @@ class Fuzhou(Region):
                 items.append(STREAK.item("each payer", streak, detail_zh="每家都付"))
             else:  # the seat as the page names it
                 items.append(STREAK.item(f"seat {table.dealer} (the dealer) only", streak,
-                                         detail_zh=f"只由庄家 {table.dealer}号位付"))
+                                         detail_zh=f"只由庄家{table.dealer}号位付"))
         items.append(BASE.item())
         if doubled:
             items.append(DOUBLED.item())

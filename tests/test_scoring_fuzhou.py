@@ -78,7 +78,7 @@ def test_dealer_streak_between_the_winner_and_the_dealer_only():
 
 
 @pytest.mark.parametrize("seat, name, detail_zh", [
-    (1, "dealer streak: seat 0 (the dealer) only", "只由庄家 0号位付"), (0, "dealer streak: each payer", "每家都付")])
+    (1, "dealer streak: seat 0 (the dealer) only", "只由庄家0号位付"), (0, "dealer streak: each payer", "每家都付")])
 def test_the_streak_item_says_who_pays_it_in_both_languages(seat, name, detail_zh):
     result = score_table(fuzhou("234p567s11s", "2p", seat=seat, source=2, streak=2))
     streak = next(i for i in result["players"][seat]["items"] if i["rule"] == "连庄")
