@@ -57,7 +57,7 @@ INFO = RegionInfo(
 
 # -- 花 H, 金 G, 连庄 L and the base (spec §4.2) -------------------------------------------------------------------
 FLOWER = Rule("flowers", "花", "花", 1, "底", "花牌中，每抓一朵花就计1个花番")
-FLOWER_FOUR = Rule("four of a kind or a full set of flowers", "抓齐４个一样的花", "花 (齐4 = 6)", 6, "底",
+FLOWER_FOUR = Rule("four of a kind or a full set of flowers", "抓齐4个一样的花", "花 (齐4 = 6)", 6, "底",
                    "抓齐４个一样的花（如４个“东”或者“春夏秋冬”一套），按６朵花计")
 EXPOSED_KONG = Rule("exposed kong", "明杠", "花 (明杠)", 1, "底", "和牌的玩家所开的杠，一个明杠算一朵花",
                     lambda m: m.kind == "kong" and not m.concealed)

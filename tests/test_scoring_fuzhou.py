@@ -60,6 +60,11 @@ def test_flowers_honours_and_full_sets(flowers, hua):
     assert paid("234p567s11s", "2p", flowers=flowers) == hua + 5 + (15 if hua == 1 else 0)
 
 
+def test_a_full_set_of_flowers_is_named_with_an_ascii_digit():
+    items = score_table(fuzhou("234p567s11s", "2p", flowers="1234f"))["players"][1]["items"]
+    assert [i["name_zh"] for i in items if i["rule"] == "花 (齐4 = 6)"] == ["抓齐4个一样的花"]  # not a full-width ４
+
+
 @pytest.mark.parametrize("meld, hua", [("k9999s", 1), ("a9999s", 1), ("K9999s", 2)])
 def test_kongs_count_as_flowers(meld, hua):
     assert paid("234p567s11s", "2p", melds_text=f"c123m c456m {meld}") == 2 + hua + 5
