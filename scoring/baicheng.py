@@ -294,7 +294,7 @@ class Baicheng(Region):
             for payer, terms, payment in self._hand_payments(table, fan, hand.menqing):
                 seat_items[payer] += terms
                 payments.append(payment)
-            extra = {"fan": fan, "formula": f"F = {fan} 番; each payer pays "
+            extra = {"fan": fan, "formula": f"the winner's 番 F = {fan}; each payer pays "
                      + ("⌈(0.4 if the dealer is involved, else 0.2) × di × (1 + F + terms)⌉ 元" if o["model"] == "linear"
                         else "di × 2^(F + 庄 + 点炮 + 背靠背)")}
         if win is not None or o["kong_pay_on_draw"]:

@@ -50,6 +50,11 @@ def test_each_payers_terms_are_items_of_that_payer():
     assert [(i["rule"], i["value"]) for i in linear[0]["items"]] == [("庄四角", 0.8)]
 
 
+def test_the_winners_formula_says_what_f_is():
+    assert score_table(baicheng("678s123m88p", "8s"))["players"][1]["formula"] == (
+        "the winner's 番 F = 0; each payer pays di × 2^(F + 庄 + 点炮 + 背靠背)")
+
+
 def test_three_suits_needed():
     assert "三门全" in rejected(baicheng("678p123m88p", "8p"))
 

@@ -1151,6 +1151,8 @@ function withTiles(text) {
 /** A formula's English words as the Chinese page says them (the scorer's formulas and payment reasons). */
 const FORMULA_ZH = [
   [/(\d+) from P([0-3])\b ?/g, "$1（P$2付）"], // "70 from P3 + 71 from P0" → "70（P3付）+ 71（P0付）"
+  [/the winner's 番 F = (\d+)/g, "和牌者 $1 番"], // Baicheng's: "the winner's 番 F = 3; … 2^(F + 庄 …)"
+  [/\bF\b/g, "番数"],
   [/; each payer pays /g, "；每家付 "],
   [/; each of the three pays it/g, "；三家各付"],
   [/; the discarder pays it/g, "；放炮者付"],
