@@ -301,7 +301,9 @@ class Baicheng(Region):
             for p in table.players:
                 for item, tiles, amount in _kong_items(table, p):
                     seat_items[p.seat].append(item)
-                    payments += [Payment(q, p.seat, amount, f"{item.rule} {tiles}", item.name) for q in others(p.seat)]
+                    why = item.rule.replace(" (", "（").replace(")", "）")  # 叉宝（明杠）777z; 明杠 1111s
+                    why += tiles if why.endswith("）") else f" {tiles}"
+                    payments += [Payment(q, p.seat, amount, why, item.name) for q in others(p.seat)]
         seats = []
         for s in range(4):
             received = sum(pay.amount for pay in payments if pay.payee == s)

@@ -442,6 +442,8 @@ def test_table_drawn_bao_after_a_bao_change_beside_a_bao_pung():
     # 站立: F = 自摸 + 夹胡 = 2. P0 (dealer) 2^3 = 8, P2 P3 2^2 = 4; 叉宝 (明杠) 5 from each
     hands = {1: player("123m456p789s5s6p", "b333z")}
     assert _net(hands, (1, "6p", "self_draw"), indicator="6p", flags=("bao_draw",)) == [-13, 31, -9, -9]
+    result = score_table(record("baicheng", hands, (1, "6p", "self_draw"), indicator="6p", flags=("bao_draw",)))
+    assert {p["reason"] for p in result["payments"] if p["amount"] == 5} == {"叉宝（明杠）333z"}  # Chinese brackets
 
 
 def test_table_three_bao_inside_sequences_of_the_winner():
