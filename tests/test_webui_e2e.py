@@ -1797,7 +1797,7 @@ def test_a_chinese_breakdown_names_each_item_in_chinese_with_its_tiles(browser, 
     expect(items.filter(has_text="base").locator(".rule")).to_have_count(0)  # 基数 5 says its rule term, 5
     page.locator("#lang").click()
     expect(items.filter(has_text="连庄")).to_have_text("连庄（每家都付）")  # no "dealer streak: each payer"
-    expect(page.locator("#print-summary")).to_have_text("福州 Fuzhou · 庄家：0号位 · 东 · 和牌者：0号位 · 东，自摸")
+    expect(page.locator("#print-summary")).to_have_text("福州麻将 · 庄家：0号位 · 东 · 和牌者：0号位 · 东，自摸")
     gold = items.filter(has=page.locator('.tile[data-code="1m"]'))
     expect(gold).to_have_count(1)
     expect(gold.locator("span").first).to_contain_text("金")

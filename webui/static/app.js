@@ -1046,7 +1046,8 @@ function renderScore(result) {
   const info = region();
   const how = state.winner === null ? t("no_winner") : t("field", { label: t("winner"), value: seatLabel(state.winner) }) + t("clause_sep") + t(state.by);
   const dealer = state.dealer === null ? "" : ` · ${t("field", { label: t("dealer"), value: seatLabel(state.dealer) })}`;
-  $("print-summary").textContent = `${info.name_zh} ${info.name}${dealer} · ${how}`;
+  const rules = state.lang === "zh" ? `${info.name_zh}麻将` : `${info.name_zh} ${info.name}`; // 温岭麻将 on the Chinese page
+  $("print-summary").textContent = `${rules}${dealer} · ${how}`;
   $("score-error").hidden = true;
   $("score-needed").hidden = true;
   $("score-body").hidden = false;
