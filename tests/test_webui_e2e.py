@@ -1582,6 +1582,8 @@ def test_chinese_events_are_named_as_each_regions_rules_name_them(browser, serve
     expect(page.locator("#flags label", has=page.locator("#flag-kong_replacement"))).to_contain_text("杠开（杠后补牌和）")
     page.select_option("#rules", "wenling")
     expect(page.locator("#flags label", has=page.locator("#flag-kong_replacement"))).to_contain_text("杠上开花（")
+    page.locator('input[name="by"][value="self_draw"]').check()
+    expect(page.locator("#flag-after_special_kong-note")).to_have_text("（须同时勾选“杠上开花”）")  # its short name
     page.locator("#lang").click()
     page.select_option("#rules", "daishan")
     expect(page.locator("#flags label", has=page.locator("#flag-heaven"))).to_contain_text("(天胡)")

@@ -129,6 +129,10 @@ function t(key, vars = {}) {
 /** A win flag's name under the rules chosen (the region's own where it has one), in ``lang``. */
 const eventName = (flag, lang = state.lang) => flagName(flag, lang, region()?.flag_names);
 
+/** An event named in a note about another: in Chinese its name without the explanation in brackets ("杠上开花",
+ * as `webui.scorer_text.flag_name` names it), in English in full. */
+const shortEvent = (flag) => (state.lang === "zh" ? eventName(flag).split("（")[0] : eventName(flag));
+
 /** A seat as the page names it: its number, and its wind once the dealer is known ("Seat 2 · West", "2号位 · 西"). */
 function seatLabel(seat) {
   return seatParts(seat).join(" ");
@@ -414,10 +418,10 @@ function flagProblem(flag) {
   if (info.indicator_win_flags.includes(flag) && state.indicatorSaid && winTile && winTile !== indicator) {
     return t("flag_needs_indicator_win", { name: info.indicator });
   }
-  if (flag === "after_special_kong" && !state.flags.includes("kong_replacement")) return t("flag_needs_flag", { flag: eventName("kong_replacement") });
+  if (flag === "after_special_kong" && !state.flags.includes("kong_replacement")) return t("flag_needs_flag", { flag: shortEvent("kong_replacement") });
   const excludes = (other) => other !== flag && info.exclusive_flags.some((pair) => pair.includes(flag) && pair.includes(other));
   const rival = state.flags.includes(flag) ? undefined : state.flags.find(excludes);
-  if (rival) return t("flag_excludes", { flag: eventName(rival) });
+  if (rival) return t("flag_excludes", { flag: shortEvent(rival) });
   return null;
 }
 
