@@ -1590,6 +1590,16 @@ def test_chinese_events_are_named_as_each_regions_rules_name_them(browser, serve
     assert page.errors == []
 
 
+def test_a_chinese_event_that_needs_the_indicator_asks_for_it_to_be_chosen_first(browser, server):
+    page = open_page(browser, server, "fuzhou")
+    page.locator("#lang").click()
+    type_hand(page, *FUZHOU_HAND)
+    give_facts(page)  # no 金
+    expect(page.locator("#flag-three_golds-note")).to_have_text("（须先选定金牌）")  # as the refusal says, not 须有金
+    expect(page.locator("#flag-three_golds")).to_be_disabled()
+    assert page.errors == []
+
+
 def test_chinese_questions_name_the_regions_indicator_and_keep_the_guess_open(browser, server):
     page = open_page(browser, server, "fuzhou")
     page.locator("#lang").click()

@@ -352,7 +352,7 @@ export const STRINGS = {
     flag_needs_dealer_winner: "（仅限庄家和牌）",
     flag_needs_dealer_discard: "（仅限庄家打出的牌、由闲家和牌）",
     flag_needs_indicator_win: "（仅限和牌张是{name}）",
-    flag_needs_indicator: "（须有{name}）",
+    flag_needs_indicator: "（须先选定{name}牌）",
     flag_needs_flag: "（须同时勾选“{flag}”）",
     flag_excludes: "（不能与“{flag}”同时勾选）",
     regrouping: "还不能计分：正在按现在的设置重新识别手牌……",
