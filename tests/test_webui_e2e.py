@@ -780,6 +780,11 @@ def test_no_score_is_shown_until_the_player_says_how_the_hand_was_won(browser, s
     expect(page.locator("#need-list li.given")).not_to_contain_text(["How was the hand won"])
     page.locator('input[name="by"][value="discard"]').check()
     expect(page.locator("#score-needed")).to_contain_text("whose discard")
+    page.locator("#lang").click()
+    page.locator('input[name="by"][value="rob_kong"]').check()  # the robbed player too
+    expect(page.locator("#score-needed")).to_have_text("还不能计分：请在“牌局”中填写谁放炮（或被抢杠）。")
+    page.locator('input[name="by"][value="discard"]').check()
+    page.locator("#lang").click()
     expect(page.locator("#need-list li.given").first).to_contain_text("How was the hand won")
     page.select_option("#from", "2")
     expect(page.locator("#score-body")).to_be_visible()

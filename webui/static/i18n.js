@@ -331,7 +331,7 @@ export const STRINGS = {
     score_hint: "拍下和牌者的牌即可计分。",
     score_needs: "还不能计分：请在“牌局”中填写{facts}。",
     fact_win_by: "和法",
-    fact_win_from: "谁放炮",
+    fact_win_from: "谁放炮（或被抢杠）",
     fact_dealer: "庄家",
     fact_indicator: "{name}牌（或选“无”）",
     score_error: "无法计分（英文说明）：{why}",
