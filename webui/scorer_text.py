@@ -145,7 +145,7 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
     _row(r"flag three_golds needs three 金 \((?P<tiles>{TILE})\) in {SEAT}'s hand", "三金倒须{seat}号位手中有三张金{tiles}"),
     # scoring.baicheng
     _row(r"{SEAT}'s hand is complete but has no (?P<lacks>.+), so it is no win under baicheng rules",
-         "{seat}号位的牌已成和牌形，但没有{lacks}，白城麻将不算和牌"),
+         "{seat}号位的牌已成和牌型，但没有{lacks}，白城麻将不算和牌"),
     _row(r"baicheng rules have no flowers: the 宝 indicator cannot be (?P<tiles>{TILE})", "白城麻将不用花牌：宝不能是{tiles}"),
     _row(r"{SEAT}\.flowers holds (?:{TILE})+…?: baicheng rules have no flowers", "白城麻将不用花牌：请拿掉{seat}号位的花牌"),
     _row(r"flag kong_replacement \(杠开\) needs a kong or whirlwind of the winner", "杠开须和牌者有杠或旋风杠"),
