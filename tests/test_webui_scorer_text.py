@@ -93,10 +93,12 @@ CASES = {
     "抢金 of another tile": (fuzhou(by="self_draw", flags=("rob_gold",), indicator="5s"), "“抢金”的和牌张须是翻出的金「五條」"),
     "三金倒 without three": (fuzhou(by="self_draw", flags=("three_golds",)), "三金倒须1号位手中有三张金「九筒」"),
     "a flag needing a self-draw": (fuzhou(flags=("gold_kan",)), "“金坎”只能自摸"),
-    "Baicheng lacks a condition": (baicheng("678p123m88p", "8p"), "1号位的牌已成和牌型，但没有三门全（萬、餅、條都有），白城麻将不算和牌"),
+    "Baicheng lacks a condition": (baicheng("678p123m88p", "8p"), "1号位的牌已成和牌型，但没有三门全（萬、筒、條三门都有），白城麻将不算和牌"),
     "Baicheng lacks two": (baicheng("678p123m99p", "9p", melds_text="c567p c234m"),
-                           "1号位的牌已成和牌型，但没有三门全（萬、餅、條都有），也没有有刻（刻子、杠、旋风杠或箭牌对子），"
+                           "1号位的牌已成和牌型，但没有三门全（萬、筒、條三门都有），也没有有刻（刻子、杠、旋风杠或箭牌对子），"
                            "白城麻将不算和牌"),
+    "Baicheng lacks 幺九": (baicheng("678s234m88p", melds_text="p555p c345m"),
+                           "1号位的牌已成和牌型，但没有幺九（一、九或字牌），白城麻将不算和牌"),
     "a flower as the 宝": (baicheng(indicator="1f"), "白城麻将不用花牌：宝不能是「春」"),
     "flowers in Baicheng": (baicheng(flowers="1f"), "白城麻将不用花牌：请拿掉1号位的花牌"),
     "a great many flowers in Baicheng": (baicheng(flowers="1m" * 9), "白城麻将不用花牌：请拿掉1号位的花牌"),
