@@ -260,6 +260,8 @@ def test_tile_misread_as_a_flower_inside_the_row_is_mended_not_laid_aside() -> N
     assert (hand.concealed, hand.flowers) == ("123m46p789s11z3f", "")
     assert hand.problems == ("3f in the hand: Daishan lays it aside",)
     assert (hand.suggestions[0].changes, hand.suggestions[0].hand["concealed"]) == (((4, "5p"),), "123m456p789s11z")
+    baicheng = group_hand(laid((0, row("1m 2m 3m 4p 3f 6p 7s 8s 9s 1z", "1z")), PUNG, reads=misread), "baicheng")
+    assert baicheng.problems[0] == "3f in the hand: Baicheng is played without flowers, take it out"  # none to move to
 
 
 def test_winning_tile_not_set_apart_is_the_right_end_to_confirm() -> None:

@@ -54,6 +54,8 @@ CASES = {
     "laid aside, several": (lambda: _read(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 2z 2m 2m", "1s")), PUNG), "fuzhou"),
                             "「東、南」在手牌中：福州麻将要把这些牌放到花牌一栏"),
     "no flowers": (lambda: _read(laid(DAISHAN, PUNG, (-1, row("1f"))), "baicheng"), "白城麻将不用花牌：「春」"),
+    "a flower in a Baicheng hand": (lambda: check_hand(_reading("123m456p789s11z5z2f", region="baicheng")),
+                                    "白城麻将不用花牌：「夏」应拿掉"),
     "stray flower, one": (lambda: check_hand(_reading(flowers="5z")), "「白」被放在花牌中，但岱山麻将里这张牌不算花，应放回手牌"),
     "stray flower in Wenling": (lambda: check_hand(_reading(flowers="15z", region="wenling")),
                                "「東」被放在花牌中，但温岭麻将里这张牌不算花，应放回手牌"),
@@ -144,7 +146,7 @@ def _sentences(function) -> list[str]:
 
 
 @pytest.mark.parametrize("function, count", [
-    (grouping.read_layout, 1), (grouping._read_meld, 5), (consistency.check_hand, 6),
+    (grouping.read_layout, 1), (grouping._read_meld, 5), (consistency.check_hand, 7),
     (consistency._size_problem, 5), (consistency._describe, 2), (consistency._missing, 1)])
 def test_no_sentence_of_the_reader_is_left_out_of_these_cases(function, count):
     """A sentence added to (or dropped from) the functions that write problems and suggestions: give it its

@@ -53,8 +53,11 @@ def check_hand(reading: HandReading, *, indicator: str | None = None, options: d
     problems = list(reading.problems)
     held = parse_tiles(reading.concealed) + [t for m in reading.melds for t in parse_tiles(m["tiles"])]
     misplaced = sorted({t for t in held if t in aside}, key=TILE_INDEX.__getitem__)
-    if misplaced:
-        problems.append(f"{' '.join(misplaced)} in the hand: {info.name} lays {'it' if len(misplaced) == 1 else 'them'} aside")
+    it = "it" if len(misplaced) == 1 else "them"
+    if misplaced and region == "baicheng":  # no flowers to move it to: the scorer refuses any
+        problems.append(f"{' '.join(misplaced)} in the hand: {info.name} is played without flowers, take {it} out")
+    elif misplaced:
+        problems.append(f"{' '.join(misplaced)} in the hand: {info.name} lays {it} aside")
     flowers = parse_tiles(reading.flowers)
     if flowers and region == "baicheng":
         problems.append(f"{info.name} is played without flowers: {' '.join(flowers)}")

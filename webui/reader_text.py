@@ -92,6 +92,8 @@ TABLE: tuple[tuple[re.Pattern[str], str], ...] = (
     # vision.consistency.check_hand
     _row(r"(?P<tiles>{TILES}) in the hand: (?P<region>{REGION}) lays (?P<it>it|them) aside",
          "{tiles}在手牌中：{region}麻将要把{it}放到花牌一栏"),
+    _row(r"(?P<tiles>{TILES}) in the hand: (?P<region>{REGION}) is played without flowers, take (?:it|them) out",
+         "{region}麻将不用花牌：{tiles}应拿掉"),
     _row(r"(?P<region>{REGION}) is played without flowers: (?P<tiles>{TILES})", "{region}麻将不用花牌：{tiles}"),
     _row(r"(?P<tiles>{TILES}) among the flowers: (?P<region>{REGION}) does not lay (?P<it>it|them) aside",
          "{tiles}被放在花牌中，但{region}麻将里{it}不算花，应放回手牌"),
