@@ -1901,10 +1901,11 @@ def test_a_settlement_with_blank_seats_says_so_in_the_score(browser, server):
     expect(note).to_be_visible()
     page.locator("#lang").click()
     expect(note).to_have_text("3号位是空的：只按吃碰杠和花计分，输赢可能还会变——拍下或输入这家的牌，才是完整结算。")
-    expect(page.locator("#blank-note")).to_contain_text("空着的：3号位 · 北——")
+    expect(page.locator("#blank-note")).to_have_text(
+        "这套规则四家都要算分。未录入：3号位 · 北——只按吃碰杠和花牌计分；请逐家拍照或输入。")
     page.locator("#seat-tab-1").click()
     page.locator("#clear-hand").click()
-    expect(page.locator("#blank-note")).to_contain_text("空着的：1号位 · 南、3号位 · 北——")  # 、 not ", "
+    expect(page.locator("#blank-note")).to_contain_text("未录入：1号位 · 南、3号位 · 北——")  # 、 not ", "
     page.locator("#seat-tab-0").click()
     page.locator("#clear-hand").click()  # the winner's own hand blank: no score, nothing to name
     expect(page.locator("#score-body")).to_be_hidden()

@@ -249,7 +249,7 @@ export const STRINGS = {
     blank: "空",
     winner_badge: "和",
     dealer_badge: "庄",
-    blank_note: "此规则每家都算分。空着的：{seats}——只按吃碰杠和花计算；请逐家拍照或输入。",
+    blank_note: "这套规则四家都要算分。未录入：{seats}——只按吃碰杠和花牌计分；请逐家拍照或输入。",
     blank_seat: "{seats}号位是空的：只按吃碰杠和花计分，输赢可能还会变——拍下或输入这家的牌，才是完整结算。",
     scored_without_indicator: "按没有{name}计分：如已翻出{name}，请在“牌局”中填写。",
     blank_seats: "{seats}号位是空的：只按吃碰杠和花计分，输赢可能还会变——拍下或输入这几家的牌，才是完整结算。",
