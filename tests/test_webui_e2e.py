@@ -1639,6 +1639,8 @@ def test_the_score_shows_how_each_total_is_worked_out_and_the_winners_sets(brows
     expect(page.locator("#seat-score-0 .reading")).to_contain_text("★ a 金 standing in")
     expect(page.locator("#seat-scores .reading .set")).to_have_count(len(result["reading"]))  # the winner's only
     page.locator("#lang").click()
+    expect(page.locator("#seat-score-0 .reading .hint")).to_have_text(  # the star explained inside the brackets
+        "拆成以下几组（红框：和牌张；灰底：吃碰杠的牌；★：金，代替所示的牌）：")
     expect(page.locator("#seat-score-0 .formula")).to_have_text(  # each payment, then who pays it
         re.compile("^计算：\\d+（1号位付）\\+ \\d+（2号位付）\\+ \\d+（3号位付）= \\d+$"))
 
@@ -1648,6 +1650,8 @@ def test_the_score_shows_how_each_total_is_worked_out_and_the_winners_sets(brows
     expect(page.locator("#seat-score-0 .formula")).to_have_text("Worked out: (28 + 20) × 23 = 384 → 390")
     expect(page.locator("#seat-score-0 .formula sup")).to_have_text("3")
     expect(page.locator("#seat-score-1 .formula")).to_have_text("Worked out: (0 + 20) × 20 = 20")
+    expect(page.locator("#seat-score-0 .reading .hint")).to_have_text(  # no wild: no star
+        "Read as these sets (winning tile ringed red, melds shaded):")
     triplet = page.locator("#seat-score-0 .items summary").nth(1)  # its tiles drawn, not written "111m"
     expect(triplet).to_contain_text("concealed triplet of winds, terminals or dragons:")
     expect(triplet).not_to_contain_text("111m")
@@ -1657,6 +1661,7 @@ def test_the_score_shows_how_each_total_is_worked_out_and_the_winners_sets(brows
     expect(why.first).to_have_text("to the winner (points ÷ 10)")
     page.locator("#lang").click()
     expect(why.first).to_have_text("和牌支付（牌点汇总/10）")
+    expect(page.locator("#seat-score-0 .reading .hint")).to_have_text("拆成以下几组（红框：和牌张；灰底：吃碰杠的牌）：")
     rules = page.locator("#seat-score-0 .items .rule")  # a rule term the Chinese name holds is not said again
     expect(page.locator("#seat-score-0 .items summary").filter(has_text="无“得”").locator(".rule")).to_have_count(0)
     expect(rules.filter(has_text="幺九").first).to_have_text("暗刻（幺九）")  # in Chinese brackets

@@ -1183,7 +1183,7 @@ function readingView(reading) {
   const view = document.createElement("div");
   view.className = "reading";
   const wilds = reading.some((block) => block.wilds);
-  const legend = t("reading_legend") + (wilds ? ` ${t("reading_wild", { name: region().indicator })}` : "");
+  const legend = t("reading_legend", { wild: wilds ? t("reading_wild", { name: region().indicator }) : "" }); // ★ only with wilds
   view.append(Object.assign(document.createElement("p"), { className: "hint", textContent: legend }));
   const sets = document.createElement("div");
   sets.className = "sets";
