@@ -1053,7 +1053,7 @@ def test_chinese_melds_are_called_as_players_call_them(browser, server):
     expect(page.locator("#meld-dialog-title")).to_have_text("第1组吃碰杠")
     expect(page.locator("#meld-kinds label")).to_have_text(["吃", "碰", "明杠", "补杠", "暗杠"])
     expect(page.locator("#meld-remove")).to_have_text("删除这组吃碰杠")
-    expect(page.locator("#meld-dialog label", has=page.locator("#meld-from"))).to_contain_text("吃碰谁的牌")
+    expect(page.locator("#meld-dialog label", has=page.locator("#meld-from"))).to_contain_text("吃碰杠谁的牌")  # kongs too
     expect(page.locator("#meld-from option").first).to_have_text("未知")
     page.locator('#meld-dialog button[value="done"]').click()
     expect(page.locator('#groups [data-group="win"] .hint')).to_have_text("未标出：请点一下和牌的那张，选“设为和牌张”。")

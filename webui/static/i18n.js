@@ -235,7 +235,7 @@ export const STRINGS = {
     move_to: "移到",
     meld: "吃碰杠",
     meld_kind: "类型",
-    claimed_from: "吃碰谁的牌",
+    claimed_from: "吃碰杠谁的牌",
     break_meld: "放回手牌",
     remove_meld: "删除这组吃碰杠",
     done: "完成",
