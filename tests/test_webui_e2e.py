@@ -1595,6 +1595,24 @@ def test_chinese_events_are_named_as_each_regions_rules_name_them(browser, serve
     assert page.errors == []
 
 
+def test_chinese_event_notes_follow_the_name_with_no_space_and_stay_whole_on_a_small_phone(browser, server):
+    page = open_page(browser, server, "daishan", {**PHONE, "viewport": {"width": 360, "height": 640}})
+    page.locator("#lang").click()
+    type_hand(page, "123m456p789s11z555z", "1z")
+    page.locator('input[name="by"][value="discard"]').check()
+    note = page.locator("#flag-kong_replacement-note")
+    expect(note).to_have_text("（仅限自摸）")
+    assert page.locator("#flags label", has=note).text_content().strip() == "杠上开花（杠或补花后摸牌和）（仅限自摸）"
+    notes = page.locator('#flags small[id$="-note"]:not(:empty)')
+    expect(notes).to_have_count(3)  # 杠上开花, 海底捞月, 天胡: self-drawn only
+    assert page.evaluate("""[...document.querySelectorAll('#flags small[id$="-note"]:not(:empty)')].every((note) =>
+        getComputedStyle(note).whiteSpace === "nowrap" && note.getClientRects().length === 1)""")  # not "（仅限自 / 摸）"
+    page.locator("#lang").click()
+    expect(note).to_have_text("(only with self-draw)")
+    assert page.locator("#flags label", has=note).text_content().endswith(") (only with self-draw)")  # a space between
+    assert page.errors == []
+
+
 def test_a_chinese_event_that_needs_the_indicator_asks_for_it_to_be_chosen_first(browser, server):
     page = open_page(browser, server, "fuzhou")
     page.locator("#lang").click()

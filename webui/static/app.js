@@ -896,7 +896,8 @@ function renderWinFields() {
     const problem = flagProblem(flag);
     input.disabled = !!problem;
     input.checked = !problem && state.flags.includes(flag);
-    $(`flag-${flag}-note`).textContent = problem ?? "";
+    // after the event's name: in English a space between, in Chinese none ("杠上开花（仅限自摸）")
+    $(`flag-${flag}-note`).textContent = !problem ? "" : state.lang === "zh" ? problem : ` ${problem}`;
   }
 }
 
@@ -911,7 +912,7 @@ function renderRegionFields() {
       state.flags = on ? [...state.flags, flag] : state.flags.filter((f) => f !== flag);
       render();
     });
-    field.lastChild.append(" ", Object.assign(document.createElement("small"), { id: `flag-${flag}-note` }));
+    field.lastChild.append(Object.assign(document.createElement("small"), { id: `flag-${flag}-note` }));
     flags.append(field);
   }
   const context = $("context-fields");
