@@ -1608,8 +1608,8 @@ def test_chinese_event_notes_follow_the_name_with_no_space_and_stay_whole_on_a_s
     assert page.evaluate("""[...document.querySelectorAll('#flags small[id$="-note"]:not(:empty)')].every((note) =>
         getComputedStyle(note).whiteSpace === "nowrap" && note.getClientRects().length === 1)""")  # not "（仅限自 / 摸）"
     page.locator("#lang").click()
-    expect(note).to_have_text("(only with self-draw)")
-    assert page.locator("#flags label", has=note).text_content().endswith(") (only with self-draw)")  # a space between
+    expect(note).to_have_text("(only on a win by self-draw)")
+    assert page.locator("#flags label", has=note).text_content().endswith(") (only on a win by self-draw)")  # a space between
     assert page.errors == []
 
 
