@@ -525,12 +525,15 @@ BAO_NOTES = {
     "sheng_phase": ("no 包三家: the table was not in the 生牌 phase", "不包三家：未到生牌阶段"),
     "tile_was_sheng": ("no 包三家: the winning discard was not a 生牌", "不包三家：所放的牌不是生牌"),
     "exempt": ("no 包三家: the discarder held only 生牌 and was not ready (听牌)", "不包三家：放炮者手中全是生牌且未听牌"),
-    "exempt_option": ("no 包三家: the discarder held only 生牌 (option bao_exempt_all_sheng)",
+    "exempt_option": ("no 包三家: the discarder held only 生牌 (table option: a discarder holding only 生牌 is never 包)",
                       "不包三家：放炮者手中全是生牌（本桌选项：全是生牌即不包）"),
 }
+BAO_FACTS_EN = {"sheng_phase": "the table was in the 生牌 phase", "tile_was_sheng": "the winning discard was a 生牌",
+                "discarder_all_sheng": "the discarder held only 生牌", "discarder_tenpai": "the discarder was ready (听牌)"}
 BAO_FACTS_ZH = {"sheng_phase": "处于生牌阶段", "tile_was_sheng": "所放的牌是生牌", "discarder_all_sheng": "放炮者手中全是生牌",
                 "discarder_tenpai": "放炮者已听牌"}
-"""The 包三家 facts as the page's boxes name them (webui/static/i18n.js CONTEXT_FIELDS; a test checks they agree)."""
+"""The 包三家 facts as the page's boxes name them, in English and Chinese (webui/static/i18n.js CONTEXT_FIELDS; a
+test checks they agree)."""
 
 
 def bao_outcome(table: Table) -> dict[str, Any] | None:
@@ -550,7 +553,8 @@ def bao_outcome(table: Table) -> dict[str, Any] | None:
     note, note_zh = BAO_NOTES[failed]
     deciding = "discarder_tenpai" if failed == "exempt" else failed
     if deciding in BAO_FACTS and deciding not in table.context["bao"]:  # said so, not told so
-        note, note_zh = f"{note} ({deciding} not given: taken as false)", f"{note_zh}（未填“{BAO_FACTS_ZH[deciding]}”，按否计）"
+        note = f"{note} (“{BAO_FACTS_EN[deciding]}” not given: taken as no)"
+        note_zh = f"{note_zh}（未填“{BAO_FACTS_ZH[deciding]}”，按否计）"
     return {"payer": None if failed else table.win.source, "why": failed, "note": note, "note_zh": note_zh}
 
 

@@ -393,7 +393,7 @@ def test_the_result_says_why_bao_does_not_apply():
 def test_the_result_says_when_the_bao_fact_that_decided_it_was_not_given():
     left_out = {key: value for key, value in BAO.items() if key != "tile_was_sheng"}
     assert bao_result(left_out)["bao"]["note"] == (
-        "no 包三家: the winning discard was not a 生牌 (tile_was_sheng not given: taken as false)")
+        "no 包三家: the winning discard was not a 生牌 (“the winning discard was a 生牌” not given: taken as no)")
     assert bao_result({"sheng_phase": True, "tile_was_sheng": True, "discarder_all_sheng": True})["bao"]["note_zh"] == (
         "不包三家：放炮者手中全是生牌且未听牌（未填“放炮者已听牌”，按否计）")
 
@@ -407,6 +407,8 @@ def test_bao_exempt_all_sheng_option():
     result = bao_result(facts, options={"bao_exempt_all_sheng": True})
     assert result["players"][3]["total"] == 20 and result["bao"]["why"] == "exempt_option"
     assert result["bao"]["note_zh"] == "不包三家：放炮者手中全是生牌（本桌选项：全是生牌即不包）"  # no option key in Chinese
+    assert result["bao"]["note"] == ("no 包三家: the discarder held only 生牌 (table option: a discarder holding only 生牌 "
+                                     "is never 包)")  # nor in English
 
 
 def test_bao_needs_a_discard():

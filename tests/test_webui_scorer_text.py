@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from tests.records import player, record, rejected, winner_record
-from scoring.wenling import BAO_FACTS_ZH
+from scoring.wenling import BAO_FACTS_EN, BAO_FACTS_ZH
 from webui.scorer_text import FLAGS_ZH, REFUSALS, refusal_in_chinese
 
 STATIC = Path(__file__).resolve().parents[1] / "webui" / "static"
@@ -156,3 +156,4 @@ def test_bao_fact_names_are_the_pages():
     text = (STATIC / "i18n.js").read_text(encoding="utf-8")
     block = text.split("export const CONTEXT_FIELDS = {")[1].split("};")[0]
     assert dict(re.findall(r'\["(\w+)", \{ en: "[^"]*", zh: "([^"]*)" \}\]', block)) == BAO_FACTS_ZH
+    assert dict(re.findall(r'\["(\w+)", \{ en: "([^"]*)", zh: "[^"]*" \}\]', block)) == BAO_FACTS_EN
