@@ -25,6 +25,8 @@ from scoring.tiles import FLOWERS, PLAYING_TILES, SUIT_BITS, format_tiles, is_ho
 
 SUITED = tuple(t for t in PLAYING_TILES if is_suited(t))
 CLAIMED = ("discard", "rob_kong")
+CLAIMED_WIN = {"discard": "on a discard", "rob_kong": "by robbing a kong"}
+"""How a claimed win is said in a refusal."""
 EVENTS = ("heaven", "rob_gold", "three_golds")
 STAND_IN_PAIR = ("1z", "1z")
 """Honours never stand in a Fuzhou hand and 金 are suited: beside this pair the rest must be sets alone."""
@@ -165,8 +167,8 @@ class Fuzhou(Region):
                                       "f tiles, winds and dragons)")
         win = table.win
         if win is not None and win.by in CLAIMED and win.tile == gold:
-            raise RecordError(f"win.tile {win.tile} is a 金: a 金 is never discarded, so it cannot be won on "
-                              f"by {win.by}")
+            raise RecordError(f"win.tile {win.tile} is a 金: a 金 is never discarded, so it cannot be won "
+                              f"{CLAIMED_WIN[win.by]}")
 
     def counted_tiles(self, table: Table):
         tiles = list(super().counted_tiles(table))
@@ -192,7 +194,7 @@ class Fuzhou(Region):
         found = self.readings(table)
         if found and not self.allowed(table, found):
             raise RecordError(f"players[{table.win.player}] holds 闲金 (any tile completes the hand): "
-                              f"a {table.win.by} win needs 金雀 or 金龙")
+                              f"a win {CLAIMED_WIN[table.win.by]} needs 金雀 or 金龙")
         return bool(found)
 
     # -- the hand ------------------------------------------------------------------------------------------
@@ -313,7 +315,7 @@ class Fuzhou(Region):
             times = f" × {di}" if di != 1 else ""
             reason = ("自摸" if win.by == "self_draw" else "点炮" if win.by == "discard" else "抢杠") + \
                      f"：{'（花+金+连庄+5）×2' if doubled else '花+金+连庄+5'}+特殊 = {form} = {amount}{times}"
-            reason_en = ("self-draw" if win.by == "self_draw" else "discard" if win.by == "discard" else "robbed kong") + \
+            reason_en = ("self-draw" if win.by == "self_draw" else "discard" if win.by == "discard" else "robbing a kong") + \
                 f": {'(' if doubled else ''}flowers + golds + streak + 5{') × 2' if doubled else ''} + specials: {form} = " \
                 f"{amount}{times}"
             payments.append(Payment(payer, win.player, amount * di, reason, reason_en))

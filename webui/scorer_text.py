@@ -45,6 +45,7 @@ CONVERT: dict[str, Callable[[str], str]] = {
     "role": {"the winner": "和牌者", "a non-winner": "未和牌者"}.__getitem__,
     "lazi": lambda text: LAZI_ZH if text else "",
     "by": {"discard": "点炮和", "rob_kong": "抢杠和", "self_draw": "自摸和"}.__getitem__,
+    "won": {"on a discard": "点炮和", "by robbing a kong": "抢杠和"}.__getitem__,
     "flag": FLAGS_ZH.__getitem__,
     "lacks": lambda text: "，也没有".join(BAICHENG_NEEDS[need] for need in text.split(" and no ")),
     "near": lambda text: "，或".join(f"把{tiles_in_chinese(old)}换成{tiles_in_chinese(new)}"
@@ -126,8 +127,8 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
          r"after one", "杠上开花须和牌者有杠、花牌或特殊牌：只有杠或补花之后才摸补牌"),
     _row(r"flag after_special_kong needs a special tile laid aside by the winner", "“补白板/特殊牌后摸牌和”须和牌者亮出了特殊牌"),
     # scoring.fuzhou
-    _row(r"win\.tile (?P<tiles>{TILE}) is a 金: a 金 is never discarded, so it cannot be won on by (?P<by>\w+)",
-         "和牌张{tiles}是金：金不会被打出，不能{by}"),
+    _row(r"win\.tile (?P<tiles>{TILE}) is a 金: a 金 is never discarded, so it cannot be won "
+         r"(?P<won>on a discard|by robbing a kong)", "和牌张{tiles}是金：金不会被打出，不能{won}"),
     _row(r"the 金 indicator must be a suited tile, got (?P<tiles>{TILE})", "金须是数牌，这里是{tiles}"),
     _row(r"{SEAT}\.concealed holds (?P<tiles>{TILE}); in fuzhou rules honours and flowers are flowers, laid aside in "
          r"'flowers'", "{seat}号位的手牌中有{tiles}：福州麻将的字牌和花牌都算花，应放在花牌一栏"),
@@ -135,8 +136,8 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
          r"which is a flower)", "{seat}号位的吃碰杠中有{tiles}：{what}"),
     _row(r"{SEAT}\.flowers holds (?P<tiles>{TILE}), which is no flower \(Fuzhou flowers are f tiles, winds and "
          r"dragons\)", "{seat}号位的花牌中有{tiles}，它不是花（福州的花是花牌、风牌和箭牌）"),
-    _row(r"{SEAT} holds 闲金 \(any tile completes the hand\): a (?P<by>\w+) win needs 金雀 or 金龙",
-         "{seat}号位是闲金（任何牌都能和）：{by}须是金雀或金龙"),
+    _row(r"{SEAT} holds 闲金 \(any tile completes the hand\): a win (?P<won>on a discard|by robbing a kong) needs "
+         r"金雀 or 金龙", "{seat}号位是闲金（任何牌都能和）：{won}须是金雀或金龙"),
     _row(r"flag heaven \(天和\) needs the dealer as the winner", "天和须庄家和牌"),
     _row(r"flag heaven \(天和\) allows no claimed meld: the dealer wins before any discard",
          "天和不能有吃、碰或明杠：庄家在打出第一张牌之前就已和牌"),
