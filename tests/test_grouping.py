@@ -345,7 +345,7 @@ def test_far_tiles_are_left_away() -> None:
 
 
 @pytest.mark.parametrize("rows, region, problem", [
-    ((DAISHAN, (1, row("5z* 5z 5z"))), "daishan", "5 × 5z: a set has four"),
+    ((DAISHAN, (1, row("5z* 5z 5z"))), "daishan", "5 × 5z: a mahjong set has only four"),
     ((DAISHAN, PUNG, (-1, row("1f"))), "baicheng", "Baicheng is played without flowers: 1f"),
     (((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z 2m 2m 2m", "1s")), PUNG), "fuzhou",
      "1z in the hand: Fuzhou lays it aside"),
@@ -383,6 +383,8 @@ def test_non_winners_tile_set_apart_is_one_of_its_tiles_and_a_wrong_size_is_said
     assert (apart.concealed, apart.win_tile, apart.problems) == ("123m456p123789s7z", None, ())
     short = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1s 2s 3s")), PUNG), "wenling", winner=False)
     assert short.problems == ("the hand holds 15 tiles (a meld counts three), a non-winner's Wenling hand 16",)
+    one = group_hand(laid((0, row("5m"))), "wenling", winner=False)
+    assert one.problems == ("the hand holds 1 tile (a meld counts three), a non-winner's Wenling hand 16",)
 
 
 def test_non_winners_photo_of_a_winning_hand_asks_whether_the_player_won_and_suggests_no_drop() -> None:
@@ -551,7 +553,7 @@ def test_flower_read_twice_is_a_double_left_out() -> None:
 def test_flower_read_twice_in_a_row_of_flowers_is_kept_and_reported() -> None:
     # two tiles side by side are no double box: the hand is told to be wrong rather than read wrong
     read = group_hand(laid(DAISHAN, PUNG, (2.2, row("4f 6f 6f")), reads={16: (0.5, (("8f", 0.3),))}), "daishan")
-    assert (read.flowers, read.problems) == ("466f", ("2 × 6f: a set has one",))
+    assert (read.flowers, read.problems) == ("466f", ("2 × 6f: a mahjong set has only one",))
     assert read.suggestions[0].changes == ((16, "8f"),)
 
 

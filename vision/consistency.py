@@ -67,7 +67,7 @@ def check_hand(reading: HandReading, *, indicator: str | None = None, options: d
     counts = Counter(held + flowers + ([indicator] if indicator else []))
     for tile, n in sorted(counts.items(), key=lambda kv: TILE_INDEX[kv[0]]):
         if n > (1 if tile.endswith("f") else 4):
-            problems.append(f"{n} × {tile}: a set has {'one' if tile.endswith('f') else 'four'}")
+            problems.append(f"{n} × {tile}: a mahjong set has only {'one' if tile.endswith('f') else 'four'}")
     if reading.win_tile is None and reading.winner:
         problems.append(NO_WINNING_TILE)
     size = reading.size
@@ -88,7 +88,8 @@ def _size_problem(reading: HandReading, size: int, want: int, indicator: str | N
     if won_elsewhere(reading):
         return f"{WON_ELSEWHERE} ({size} tiles, a meld counting three)"
     kind = "a winning" if reading.winner else "a non-winner's"
-    text = f"the hand holds {size} tiles (a meld counts three), {kind} {scoring.REGIONS[reading.region].name} hand {want}"
+    text = (f"the hand holds {size} tile{'' if size == 1 else 's'} (a meld counts three), {kind} "
+            f"{scoring.REGIONS[reading.region].name} hand {want}")
     completing = _completing(reading, indicator, options, seat) if size == want - 1 else []
     if len(completing) > MANY_COMPLETING:
         text += f": a tile may be missing (any of {len(completing)} kinds would complete it)"
