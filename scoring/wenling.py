@@ -515,7 +515,7 @@ def _seat_result(seat: int, items: list[Item]) -> SeatResult:
 
 
 def _lazi_result(seat: int, items: list[Item]) -> SeatResult:
-    return SeatResult(seat, CAP, "和", tuple(items), {"lazi": True, "formula": "腊子和为满贯 = 500"})
+    return SeatResult(seat, CAP, "和", tuple(items), {"lazi": True, "formula": f"腊子: the limit, {CAP}"})
 
 
 # what a record's 包三家 facts come to (`bao_outcome`): the condition that fails, or None when it applies

@@ -1821,6 +1821,9 @@ def test_a_wenling_lazi_won_on_a_flower_drawn_keeps_the_flower_laid_aside(browse
     assert player["flowers"] == "5678f"
     assert request.value.post_data_json["win"]["tile"] == "8f"
     expect(page.locator("#seat-score-0 .total")).to_have_text("500")
+    expect(page.locator("#seat-score-0 .formula")).to_have_text("Worked out: 腊子: the limit, 500")  # English words
+    page.locator("#lang").click()
+    expect(page.locator("#seat-score-0 .formula")).to_have_text("计算：腊子和为满贯 = 500")
     assert page.errors == []
 
 

@@ -1165,6 +1165,7 @@ const FORMULA_ZH = [
   [/; the robbed player pays it 3 times/g, "；被抢杠者付三倍"],
   [/\(([\d.]+) if the dealer is involved, else ([\d.]+)\)/g, "（和庄有关 $1，否则 $2）"],
   [/ \(包三家\)/g, "（包三家）"], // Wenling's 被包方 total: "… → 0 (包三家)"
+  [/^腊子: the limit, (\d+)$/g, "腊子和为满贯 = $1"], // Wenling's 腊子
   [/\bdi\b/g, "底"],
   [/\bterms\b/g, "各项"],
 ];
