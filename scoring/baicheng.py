@@ -29,7 +29,8 @@ INFO = RegionInfo(
         OptionInfo("di", 1, "int", "the stake 底 (doubling model: 分 per 底; linear model: 元 per 底)", "底注",
                    minimum=1, maximum=MAX_STAKE),
         OptionInfo("model", "doubling", "choice",
-                   "doubling: each 番 doubles (di × 2^番); linear: 4 or 2 角 per item, rounded up to whole 元",
+                   "doubling: each 番 doubles (底 × 2 to the power of 番); linear: 4 or 2 角 per item, rounded up to "
+                   "whole 元",
                    "翻倍：每番乘 2；线性：庄四角、和庄无关四变二，每多一项加一份，抻直到整元",
                    allowed=("doubling", "linear"), allowed_names=(("doubling", "翻倍"), ("linear", "线性"))),
         OptionInfo("discard_payer", "all", "choice",
@@ -43,7 +44,7 @@ INFO = RegionInfo(
                    "the hand must hold a terminal or honour besides the winning tile (硬幺)",
                    "必须有硬幺：除胡的那张牌外手中须有幺九"),
         OptionInfo("kong_pay_on_draw", True, "bool",
-                   "kongs are paid on a drawn hand too (false: 黄庄黄杠)", "流局时杠分照付（否则黄庄黄杠）"),
+                   "kongs are paid on a drawn hand too (unticked: 黄庄黄杠)", "流局时杠分照付（否则黄庄黄杠）"),
         OptionInfo("whirlwind_keeps_menqing", True, "bool",
                    "a 旋风杠 keeps the hand 门清, like a concealed kong", "旋风杠不破门清"),
         OptionInfo("rob_kong_fan", 1, "int", "番 for robbing a kong (抢杠)", "抢杠胡的番数", minimum=0, maximum=MAX_FAN),

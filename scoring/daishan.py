@@ -27,7 +27,7 @@ INFO = RegionInfo(
         OptionInfo("ziyise_adds_pattern", False, "bool",
                    "字一色 adds 对对胡 / 七小对 on top of its 12 / 16 底", "字一色 12/16 底之外再加对对胡/七小对底数"),
         OptionInfo("qixiaodui_distinct_pairs", True, "bool",
-                   "七小对 needs seven different pairs (false: four of a kind may be two pairs)",
+                   "七小对 needs seven different pairs (unticked: four of a kind may be two pairs)",
                    "七小对须为 7 个不同的对子（否则四张相同可算两对）"),
     ),
     flags=("kong_replacement", "last_tile", "heaven", "earth"),

@@ -34,7 +34,7 @@ INFO = RegionInfo(
                    "the own-seat flower +1 番 counts for the winner only",
                    "门风花牌加 1 番只算和牌者"),
         OptionInfo("discard_triplet_concealed", True, "bool",
-                   "a triplet completed by a discarded winning tile is a 暗刻 8/4 (false: an exposed 刻子 4/2)",
+                   "a triplet completed by a discarded winning tile is a 暗刻 8/4 (unticked: an exposed 刻子 4/2)",
                    "点炮完成的刻子按暗刻 8/4 和计（否则按刻子 4/2 和）"),
         OptionInfo("patterns_exclude_de", False, "bool",
                    "a 得 inside a set voids 对对和 and 旁和",

@@ -33,3 +33,12 @@ def test_option_table(table: dict[str, Any]) -> None:
             score_table(table["record"])
     else:
         assert score_table(table["record"])["net"] == table["net"]
+
+
+def test_option_descriptions_speak_of_the_pages_boxes_not_json_values() -> None:
+    """The page shows a switch as a box with its description: "(unticked: …)", never "(false: …)"."""
+    from scoring import REGIONS
+
+    said = [(key, o.name) for key, info in REGIONS.items() for o in info.options
+            if re.search(r"\b(true|false)\b|\^", o.description)]
+    assert said == []
