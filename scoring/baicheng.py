@@ -79,10 +79,10 @@ SHUANGPIAO = Rule("all triplets, won on a triplet", "双飘", "双飘", 2, "番"
                   "雙飄：手中全是碰牌或杠牌，最後是對對胡牌，加2番（4倍）", lambda h: h.piao == "双飘")
 DANPIAO = Rule("all triplets, won on the pair", "单飘", "单飘", 3, "番",
                "單飄：手中全是碰牌或杠牌，最後是單吊胡牌，加3番（8倍）", lambda h: h.piao == "单飘")
-BAOZHONGBAO = Rule("treasure in treasure", "宝中宝", "宝中宝", 1, "番",
+BAOZHONGBAO = Rule("宝 in 宝: the 宝 kind self-drawn into a 夹胡", "宝中宝", "宝中宝", 1, "番",
                    "寶中寶：夾胡時要胡的牌和寶牌是同一張牌…自摸到八萬胡牌，稱為「寶中寶」",
                    lambda h: h.baozhongbao)
-MOBAO = Rule("won on a drawn treasure", "摸宝", "摸宝", 0, "番", "玩家聽牌後如果摸到寶牌即可胡牌，俗稱「摸寶」",
+MOBAO = Rule("won on a drawn 宝", "摸宝", "摸宝", 0, "番", "玩家聽牌後如果摸到寶牌即可胡牌，俗稱「摸寶」",
              lambda h: "bao_draw" in h.flags)
 ROB_KONG = Rule("robbing a kong", "抢杠", "抢杠", 1, "番", "搶胡、搶杠：補杠時別人可以搶碰和搶胡", lambda h: h.by == "rob_kong")
 WIN_RULES = (ZIMO, JIAHU, YAOJI, GANGKAI, ZHANLI, SHUANGPIAO, DANPIAO, BAOZHONGBAO, MOBAO, ROB_KONG)
@@ -110,9 +110,9 @@ CONCEALED_KONG = Rule("concealed kong", "暗杠", "暗杠", 10, "底", "暗杠�
                       lambda m: m.kind == "kong" and m.concealed)
 WHIRLWIND_KONG = Rule("whirlwind kong", "旋风杠", "旋风杠", 5, "底", "旋風杠分數=底注×杠牌個數×5倍",
                       lambda m: m.kind == "whirlwind")
-BAO_PUNG = Rule("pung of the treasure", "叉宝", "叉宝 (明杠)", 5, "底", "如果叉寶牌算一個明杠，隨後換寶",
+BAO_PUNG = Rule("pung of the 宝", "叉宝", "叉宝 (明杠)", 5, "底", "如果叉寶牌算一個明杠，隨後換寶",
                 lambda m: m.bao)
-THREE_BAO = Rule("three treasures in hand", "手中三张宝牌", "三张宝 (暗杠)", 10, "底", "手牌中有三張寶牌算一個暗杠")
+THREE_BAO = Rule("three 宝 in hand", "手中三张宝牌", "三张宝 (暗杠)", 10, "底", "手牌中有三張寶牌算一個暗杠")
 KONG_RULES = (EXPOSED_KONG, CONCEALED_KONG, WHIRLWIND_KONG, BAO_PUNG)
 
 

@@ -197,6 +197,8 @@ def test_bao_in_bao():
         ["自摸", "夹胡", "宝中宝"]
     assert fan("678s123m88p", "7s", "self_draw", indicator="7s", options={"baozhongbao_fan": 2}) == 4
     assert "宝中宝" not in rules("678s123m88p", "7s", indicator="7s")  # on a discard
+    items = score_table(baicheng("678s123m88p", "7s", "self_draw", indicator="7s"))["players"][1]["items"]
+    assert "宝 in 宝: the 宝 kind self-drawn into a 夹胡" in [i["name"] for i in items]  # 宝 as the page says it
 
 
 def test_three_bao_in_hand_pay_as_a_concealed_kong():
