@@ -151,7 +151,7 @@ SPECIAL_FAN = Rule("exposed special tile", "翻特殊牌", "翻白板", 1, "番"
                    "翻白板 和家翻出的每张白板以 1番计算（翻红中、翻发财以白板番数计算）")
 SPECIAL_ZH = {"5z": "翻白板", "6z": "翻发财", "7z": "翻红中"}
 """An exposed special tile's item as the rules name it by the tile (「翻红中、翻发财以白板和数计算」, spec §3.2)."""
-SEAT_FLOWER = Rule("flower of the own seat", "门风花牌", "门风花牌", 1, "番", "门风花牌 抓到与门风相应的花牌则番数加 1")
+SEAT_FLOWER = Rule("the seat's own flower", "门风花牌", "门风花牌", 1, "番", "门风花牌 抓到与门风相应的花牌则番数加 1")
 BASE = Rule("base", "基础 20 和", "基础20和", 20, "和", "牌点汇总 = （基础牌点 + 基础20和） *2^ 番数")
 
 # -- the winner's wait and win (spec §3.3), conditions on _Win -----------------------------------------------

@@ -94,6 +94,7 @@ def test_seat_flower():
     assert base_fan("234p567s11s", "2p", flowers="2f") == (0, 3)
     assert base_fan("234p567s11s", "2p", flowers="26f") == (0, 4)
     assert base_fan("234p567s11s", "2p", flowers="1f") == (0, 2)
+    assert "the seat's own flower: 2f" in [item["name"] for item in hand("234p567s11s", "2p", flowers="2f")["items"]]
 
 
 # -- the wait and the win --------------------------------------------------------------------------------
