@@ -561,7 +561,7 @@ def test_misread_flower_that_fits_no_group_is_suggested_as_its_alternative() -> 
     # a flower laid aside read as a suit tile fits no group; its alternative puts it back with the flowers
     read = group_hand(laid(DAISHAN, PUNG, (2.2, row("1f 2f 4s")), reads={16: (0.4, (("3f", 0.3), ("5s", 0.1)))}),
                       "daishan")
-    assert (read.flowers, read.problems, read.loose) == ("12f", ("tiles 4s fit no group of the hand",), (16,))
+    assert (read.flowers, read.problems, read.loose) == ("12f", ("tile 4s fits no group of the hand",), (16,))
     assert [(s.changes, s.hand["flowers"]) for s in read.suggestions] == [(((16, "3f"),), "123f")]
 
 

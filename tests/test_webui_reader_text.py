@@ -38,6 +38,7 @@ def _reading(concealed: str = "123m456p789s11z55z", flowers: str = "", region: s
 CASES = {
     "tiles fit no group": (lambda: _read(laid(SHORT, (1, row("9p* 9p 9p", "3s 7m"))), "daishan"),
                            "「三條、七萬」凑不成手牌中的任何一组"),
+    "a tile fits no group": (lambda: _read(laid(SHORT, (1, row("9p* 9p 9p", "3s"))), "daishan"), "「三條」凑不成手牌中的任何一组"),
     "concealed kong of three backs": (lambda: _read(laid(DAISHAN, (1, row("# # # 9p"))), "daishan"),
                                       "第1组吃碰杠：暗杠是四张牌，其中两张或四张背面朝上，这里识别为「背面牌、背面牌、背面牌、九筒」"),
     "meld of five": (lambda: _read(laid(SHORT, (1, row("5m* ^5m* 5m 5m 5m"))), "daishan"),
@@ -146,7 +147,7 @@ def _sentences(function) -> list[str]:
 
 
 @pytest.mark.parametrize("function, count", [
-    (grouping.read_layout, 1), (grouping._read_meld, 5), (consistency.check_hand, 7),
+    (grouping.read_layout, 2), (grouping._read_meld, 5), (consistency.check_hand, 7),
     (consistency._size_problem, 5), (consistency._describe, 2), (consistency._missing, 1)])
 def test_no_sentence_of_the_reader_is_left_out_of_these_cases(function, count):
     """A sentence added to (or dropped from) the functions that write problems and suggestions: give it its

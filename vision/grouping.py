@@ -753,7 +753,8 @@ def read_layout(layout: Layout, tiles: tuple[str, ...], sideways: np.ndarray, re
             if problem:
                 problems.append(problem)
         else:
-            problems.append(f"tiles {_names(g, tiles)} fit no group of the hand")
+            problems.append(f"tile {_names(g, tiles)} fits no group of the hand" if len(g) == 1
+                            else f"tiles {_names(g, tiles)} fit no group of the hand")
             loose.extend(g)
     kept = {i for g in out for i in g.tiles}
     order = {"concealed": 0, "winning": 1, "meld": 2, "flowers": 3}

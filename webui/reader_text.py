@@ -78,7 +78,7 @@ def _row(pattern: str, template: str) -> tuple[re.Pattern[str], str]:
 
 TABLE: tuple[tuple[re.Pattern[str], str], ...] = (
     # vision.grouping.read_layout
-    _row(r"tiles (?P<tiles>{TILES}) fit no group of the hand", "{tiles}凑不成手牌中的任何一组"),
+    _row(r"tiles? (?P<tiles>{TILES}) fits? no group of the hand", "{tiles}凑不成手牌中的任何一组"),
     # vision.grouping._read_meld
     _row(r"meld (?P<n>\d+): a concealed kong is four tiles, two or four of them face down, read (?P<tiles>{TILES})",
          "第{n}组吃碰杠：暗杠是四张牌，其中两张或四张背面朝上，这里识别为{tiles}"),
