@@ -1887,6 +1887,16 @@ def test_the_english_net_table_fits_a_small_phone_with_each_seat_broken_only_bef
     assert page.errors == []
 
 
+def test_a_refusal_names_the_pages_groups_not_the_records_fields(browser, server):
+    page = open_page(browser, server, "fuzhou")
+    type_hand(page, "123m456m789m123p456p5p1z", "5p")  # East typed into the hand: a flower in Fuzhou
+    give_facts(page)
+    expect(page.locator("#score-error")).to_have_text(
+        "Cannot score: Seat 0 · East's tiles in hand hold East; in Fuzhou rules honours and flowers are flowers, "
+        "laid aside under “Flowers”")  # not "concealed tiles", not "in 'flowers'"
+    assert page.errors == []
+
+
 def test_payers_whose_items_only_make_up_their_payment_show_no_total_of_zero(browser, server):
     page = open_page(browser, server, "baicheng")
     type_hand(page, "888m777p666s666z77z", "7z")

@@ -485,9 +485,9 @@ function serverError(label, answer) {
 }
 
 /** The scorer's English line as players say it: seats as the page names them, not record paths
- * (``players[2].concealed holds`` → "Seat 2 · South's concealed tiles hold"), rules, events and tiles by their names. */
+ * (``players[2].concealed holds`` → "Seat 2 · South's tiles in hand hold"), rules, events and tiles by their names. */
 function plainEnglish(text) {
-  const parts = { concealed: "concealed tiles", flowers: "flowers" };
+  const parts = { concealed: "tiles in hand", flowers: "flowers" };
   const meld = (seat, index) => `${seatLabel(Number(seat))}'s meld ${Number(index) + 1}`;
   return namedTiles(
     text
@@ -495,6 +495,7 @@ function plainEnglish(text) {
       .replace(/players\[([0-3])\]\.melds\[(\d+)\]\.from/g, (_, seat, index) => `the seat ${meld(seat, index)} was claimed from`)
       .replace(/players\[([0-3])\]\.melds\[(\d+)\]/g, (_, seat, index) => meld(seat, index))
       .replace(/players\[([0-3])\]/g, (_, seat) => seatLabel(Number(seat)))
+      .replace(/ in 'flowers'/g, " under “Flowers”") // the page's group, as a tile is moved there
       .replace(/\bwin\.tile\b/g, "the winning tile")
       .replace(/\bwin\.from\b/g, "the seat the win came from")
       .replace(/\b(wenling|fuzhou|daishan|baicheng) rules\b/g, (_, key) => `${state.regions[key]?.name ?? key} rules`)
