@@ -889,7 +889,7 @@ def test_chinese_page_shows_the_readers_problems_in_chinese(browser, server):
     page.locator("#lang").click()
     expect(problems.first).to_have_text(re.compile("^Baicheng is played without flowers: (Spring|Summer|Autumn|Winter)"))
     expect(problems.first).not_to_have_text(re.compile(r"\b[1-8]f\b"))  # tiles named as the page names them
-    expect(problems.last).to_have_text("the photo is blurred")
+    expect(problems.last).to_have_text("The photo is blurred")  # begun with a capital
     assert page.errors == []
 
 
@@ -1320,11 +1320,11 @@ def test_the_readers_notes_follow_a_rules_change(browser, server):
     page = open_page(browser, server, "fuzhou")
     upload(page, "hand_006")
     problems = page.locator("#problem-list")
-    expect(problems).to_contain_text("no tile is set apart")
+    expect(problems).to_contain_text("No tile is set apart")  # a sentence, begun with a capital
     switch_rules(page, "daishan")  # nothing corrected: the reader's notes for these rules
     expect(page.locator("#problems")).to_be_hidden()
     switch_rules(page, "fuzhou")
-    expect(problems).to_contain_text("no tile is set apart")
+    expect(problems).to_contain_text("No tile is set apart")
     page.locator('#groups [data-group="concealed"] .tile[data-code="7m"]').first.click()
     page.locator("#act-win").click()
     for rules in ("daishan", "fuzhou"):  # the reader's notes on its own grouping no longer apply

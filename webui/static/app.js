@@ -818,7 +818,7 @@ function renderReaderNotes() {
  * or the English line labelled as such when it has none. */
 function problemItem(text, zh) {
   const item = document.createElement("li");
-  if (state.lang !== "zh") Object.assign(item, { lang: "en", textContent: namedTiles(text) });
+  if (state.lang !== "zh") Object.assign(item, { lang: "en", textContent: capitalised(namedTiles(text)) });
   else if (zh) Object.assign(item, { lang: "zh-Hans", textContent: zh });
   else {
     item.append(t("in_english"));
@@ -826,6 +826,9 @@ function problemItem(text, zh) {
   }
   return item;
 }
+
+/** A line begun with a capital, as the page's other sentences are ("No tile is set apart …"). */
+const capitalised = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** The reader's or scorer's English line with each tile code standing alone named as the page names it ("tiles
  * 3p 5z fit no group" → "tiles 3 Dots White fit no group"), and each quoted run of tiles tile by tile ("'2p3p4p'
