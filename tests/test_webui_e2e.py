@@ -1849,41 +1849,43 @@ def test_a_chinese_breakdown_names_each_item_in_chinese_with_its_tiles(browser, 
     assert page.errors == []
 
 
-def test_the_chinese_score_tables_fit_a_small_phone_without_breaking_words(browser, server):
+def score_on_a_small_phone(browser, server, chinese: bool) -> Page:
+    """A Fuzhou hand won on seat 2's discard, scored on a 360 px phone in Chinese or English: nothing to scroll
+    sideways."""
     page = open_page(browser, server, "fuzhou", {**PHONE, "viewport": {"width": 360, "height": 640}})
-    page.locator("#lang").click()
+    if chinese:
+        page.locator("#lang").click()
     type_hand(page, "123m456m789m123p456p55p", "5p")
     give_facts(page)
     page.locator('input[name="by"][value="discard"]').check()
     page.select_option("#from", "2")
-    expect(page.locator("#payments td").first).to_have_text("1号位 · 南")
+    expect(page.locator("#payments td").first).to_contain_text("1号位 · 南" if chinese else "Seat 1")
     assert page.evaluate("[document.documentElement, document.getElementById('score-body')]"
-                         ".every((e) => e.scrollWidth <= e.clientWidth)")  # nothing to scroll sideways
-    lines = page.evaluate("""[...document.querySelectorAll('#net-table th, #payments th, .seat span')].map((e) => {
+                         ".every((e) => e.scrollWidth <= e.clientWidth)")  # "North" was cut off: 13 px too wide
+    return page
+
+
+def lines_of(page: Page, selector: str) -> list[list]:
+    """[text, lines it takes] of each element ``selector`` finds."""
+    return page.evaluate("""(selector) => [...document.querySelectorAll(selector)].map((e) => {
         const range = document.createRange();
         range.selectNodeContents(e);
         return [e.textContent, new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size];
-    })""")
+    })""", selector)
+
+
+def test_the_chinese_score_tables_fit_a_small_phone_without_breaking_words(browser, server):
+    page = score_on_a_small_phone(browser, server, chinese=True)
+    lines = lines_of(page, "#net-table th, #payments th, .seat span")
     assert ["付方", 1] in lines and ["0号位", 1] in lines  # headers and a seat's parts are never broken
     assert [text for text, n in lines if n > 1 and "号位 ·" not in text] == [], lines
     assert page.errors == []
 
 
 def test_the_english_net_table_fits_a_small_phone_with_each_seat_broken_only_before_its_wind(browser, server):
-    page = open_page(browser, server, "fuzhou", {**PHONE, "viewport": {"width": 360, "height": 640}})
-    type_hand(page, "123m456m789m123p456p55p", "5p")
-    give_facts(page)
-    page.locator('input[name="by"][value="discard"]').check()
-    page.select_option("#from", "2")
-    expect(page.locator("#payments td").first).to_contain_text("Seat 1")
-    assert page.evaluate("[document.documentElement, document.getElementById('score-body')]"
-                         ".every((e) => e.scrollWidth <= e.clientWidth)")  # "North" was cut off: 13 px too wide
-    lines = page.evaluate("""[...document.querySelectorAll('#net-table .seat span, #payments .seat span')].map((e) => {
-        const range = document.createRange();
-        range.selectNodeContents(e);
-        return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
-    })""")
-    assert len(lines) > 8 and set(lines) == {1}  # "Seat 3" and "· North" each on one line, in Pays and To too
+    page = score_on_a_small_phone(browser, server, chinese=False)
+    lines = lines_of(page, "#net-table .seat span, #payments .seat span")
+    assert len(lines) > 8 and {n for _, n in lines} == {1}  # "Seat 3" and "· North" each on one line, Pays and To too
     assert page.errors == []
 
 
