@@ -1876,6 +1876,7 @@ def lines_of(page: Page, selector: str) -> list[list]:
 
 def test_the_chinese_score_tables_fit_a_small_phone_without_breaking_words(browser, server):
     page = score_on_a_small_phone(browser, server, chinese=True)
+    expect(page.locator("#print-summary")).to_have_text("福州麻将 · 庄家：0号位 · 东 · 和牌者：0号位 · 东，点炮（2号位 · 西）")  # whose discard
     lines = lines_of(page, "#net-table th, #payments th, .seat span")
     assert ["付方", 1] in lines and ["0号位", 1] in lines  # headers and a seat's parts are never broken
     assert [text for text, n in lines if n > 1 and "号位 ·" not in text] == [], lines
@@ -1884,6 +1885,8 @@ def test_the_chinese_score_tables_fit_a_small_phone_without_breaking_words(brows
 
 def test_the_english_net_table_fits_a_small_phone_with_each_seat_broken_only_before_its_wind(browser, server):
     page = score_on_a_small_phone(browser, server, chinese=False)
+    expect(page.locator("#print-summary")).to_have_text(
+        "Fuzhou 福州 · Dealer: Seat 0 · East · Winner: Seat 0 · East, discard from Seat 2 · West")  # as the menu
     lines = lines_of(page, "#net-table .seat span, #payments .seat span")
     assert len(lines) > 8 and {n for _, n in lines} == {1}  # "Seat 3" and "· North" each on one line, Pays and To too
     assert page.errors == []
