@@ -370,6 +370,13 @@ def test_chinese_interface_and_settings_are_remembered(browser, server):
     assert page.errors == []
 
 
+def test_a_question_about_a_meld_names_its_tiles(browser, server):
+    page = open_page(browser, server, "baicheng")
+    upload(page, "370280965")  # a pung read: is it a pung of the 宝?
+    expect(page.locator("#need-list")).to_contain_text("Is meld 1 (1 Character, 1 Character, 1 Character) a pung")
+    assert page.errors == []
+
+
 def test_a_photo_refused_from_the_quick_actions_is_said_where_the_player_looks(browser, server, tmp_path):
     page = open_page(browser, server, "daishan")
     upload(page, "hand_004")

@@ -832,10 +832,13 @@ const capitalised = (text) => text.charAt(0).toUpperCase() + text.slice(1);
 
 /** The reader's or scorer's English line with each tile code standing alone named as the page names it ("tiles
  * 3p 5z fit no group" → "tiles 3 Dots White fit no group"), and each quoted run of tiles tile by tile ("'2p3p4p'
- * is not a pung" → "2 Dots, 3 Dots, 4 Dots is not a pung"); unquoted compact strings such as 1234f stay. */
+ * is not a pung" → "2 Dots, 3 Dots, 4 Dots is not a pung"), and a run in brackets so too ("meld 1 (111m)"); other
+ * compact strings such as 1234f stay. */
 function namedTiles(text) {
   const named = (codes) => codes.map((code) => tileName(code, "en")).join(", ");
-  return text.replace(/'((?:[1-9]+[mps]|[1-7]+z|[1-8]+f)+)'|\b([1-9][mps]|[1-7]z|[1-8]f)\b/g, (_, run, code) => named(run ? codesOf(run) : [code]));
+  return text
+    .replace(/\(((?:[1-9]+[mps]|[1-7]+z|[1-8]+f)+)\)/g, (_, run) => `(${named(codesOf(run))})`) // "Is meld 1 (111m) …"
+    .replace(/'((?:[1-9]+[mps]|[1-7]+z|[1-8]+f)+)'|\b([1-9][mps]|[1-7]z|[1-8]f)\b/g, (_, run, code) => named(run ? codesOf(run) : [code]));
 }
 
 /** A suggestion in the page's language, from its changes, each tile named with its place in the photo:
