@@ -1057,8 +1057,8 @@ function escapeHtml(text) {
 function renderScore(result) {
   const info = region();
   // the win, and on a discard or a robbed kong whose it was: "discard from Seat 2 · West", "点炮（2号位 · 西）"
-  const by = state.by !== "self_draw" && state.from !== null ? t("by_from", { by: t(state.by), seat: seatLabel(state.from) }) : t(state.by);
-  const how = state.winner === null ? t("no_winner") : t("field", { label: t("winner"), value: seatLabel(state.winner) }) + t("clause_sep") + by;
+  const by = () => (state.by !== "self_draw" && state.from !== null ? t("by_from", { by: t(state.by), seat: seatLabel(state.from) }) : t(state.by));
+  const how = state.winner === null ? t("no_winner") : t("field", { label: t("winner"), value: seatLabel(state.winner) }) + t("clause_sep") + by();
   const dealer = state.dealer === null ? "" : ` · ${t("field", { label: t("dealer"), value: seatLabel(state.dealer) })}`;
   const rules = state.lang === "zh" ? `${info.name_zh}麻将` : `${info.name} ${info.name_zh}`; // as the Rules menu: 温岭麻将 on the Chinese page
   $("print-summary").textContent = `${rules}${dealer} · ${how}`;
