@@ -22,7 +22,13 @@ from scoring.tiles import (DRAGONS, FLOWERS, PLAYING_TILES, SUIT_BITS, TILE_INDE
                            is_flower, is_terminal, seat_wind)
 
 CAP = 500
-BAO_FACTS = ("sheng_phase", "tile_was_sheng", "discarder_all_sheng", "discarder_tenpai")
+BAO_FACTS_EN = {"sheng_phase": "the table was in the 生牌 phase", "tile_was_sheng": "the winning discard was a 生牌",
+                "discarder_all_sheng": "the discarder held only 生牌", "discarder_tenpai": "the discarder was ready (听牌)"}
+BAO_FACTS_ZH = {"sheng_phase": "处于生牌阶段", "tile_was_sheng": "所放的牌是生牌", "discarder_all_sheng": "放炮者手中全是生牌",
+                "discarder_tenpai": "放炮者已听牌"}
+"""The 包三家 facts as the page's boxes name them, in English and Chinese (webui/static/i18n.js CONTEXT_FIELDS; a
+test checks they agree)."""
+BAO_FACTS = tuple(BAO_FACTS_EN)
 
 INFO = RegionInfo(
     key="wenling", name="Wenling", name_zh="温岭", hand_size=16, unit="金币",
@@ -528,12 +534,6 @@ BAO_NOTES = {
     "exempt_option": ("no 包三家: the discarder held only 生牌 (table option: a discarder holding only 生牌 is never 包)",
                       "不包三家：放炮者手中全是生牌（本桌选项：全是生牌即不包）"),
 }
-BAO_FACTS_EN = {"sheng_phase": "the table was in the 生牌 phase", "tile_was_sheng": "the winning discard was a 生牌",
-                "discarder_all_sheng": "the discarder held only 生牌", "discarder_tenpai": "the discarder was ready (听牌)"}
-BAO_FACTS_ZH = {"sheng_phase": "处于生牌阶段", "tile_was_sheng": "所放的牌是生牌", "discarder_all_sheng": "放炮者手中全是生牌",
-                "discarder_tenpai": "放炮者已听牌"}
-"""The 包三家 facts as the page's boxes name them, in English and Chinese (webui/static/i18n.js CONTEXT_FIELDS; a
-test checks they agree)."""
 
 
 def bao_outcome(table: Table) -> dict[str, Any] | None:
