@@ -194,19 +194,19 @@ class Daishan(Region):
         seats = list(_blank_seats())
         di_sum, hua_sum = split_sums(items, "底")
         o = table.options
-        paid = {"self_draw": "each of the three pays it", "discard": "the discarder pays it",
-                "rob_kong": "the robbed player pays it 3 times"}[win.by]  # the total is what one payer pays
+        total_from, paid = TOTAL_FROM[win.by]  # the total is what one payer pays
         formula = f"({di_sum - 1} + 1) × {o['di']} + {hua_sum} × {o['hua']} = {amount}; {paid}"
         seats[win.player] = SeatResult(win.player, amount, self.info.unit, tuple(items),
                                        {"di_count": di_sum, "hua_count": hua_sum, "formula": formula,
-                                        "total_from": TOTAL_FROM[win.by]})
+                                        "total_from": total_from})
         return Result(self.info.key, net_of(payments), tuple(payments), tuple(seats), win.player,
                       self.info.unit, reading.describe())
 
 
-TOTAL_FROM = {"self_draw": "each", "discard": "discarder", "rob_kong": "robbed"}
-"""Who pays the winner's total (``total_from`` of its seat): each of the three, the discarder alone, or the player
-robbed of a kong, three times."""
+TOTAL_FROM = {"self_draw": ("each", "each of the three pays it"), "discard": ("discarder", "the discarder pays it"),
+              "rob_kong": ("robbed", "the robbed player pays it 3 times")}
+"""Who pays the winner's total, by how the hand was won: ``total_from`` of its seat (each of the three, the discarder
+alone, or the player robbed of a kong, three times) and the formula's words for it."""
 
 
 def _flower_items(flowers: tuple[str, ...]) -> list[Item]:
