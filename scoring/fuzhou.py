@@ -27,6 +27,8 @@ SUITED = tuple(t for t in PLAYING_TILES if is_suited(t))
 CLAIMED = ("discard", "rob_kong")
 CLAIMED_WIN = {"discard": "on a discard", "rob_kong": "by robbing a kong"}
 """How a claimed win is said in a refusal."""
+WON_BY = {"self_draw": ("自摸", "self-draw"), "discard": ("点炮", "discard"), "rob_kong": ("抢杠", "robbing a kong")}
+"""How the hand was won, in a payment's reason (Chinese, English)."""
 EVENTS = ("heaven", "rob_gold", "three_golds")
 STAND_IN_PAIR = ("1z", "1z")
 """Honours never stand in a Fuzhou hand and 金 are suited: beside this pair the rest must be sets alone."""
@@ -313,11 +315,10 @@ class Fuzhou(Region):
             terms = f"{h} + {g} + {lp} + {BASE.value}"
             form = f"({terms}) × 2 + {s}" if doubled else f"{terms} + {s}"
             times = f" × {di}" if di != 1 else ""
-            reason = ("自摸" if win.by == "self_draw" else "点炮" if win.by == "discard" else "抢杠") + \
-                     f"：{'（花+金+连庄+5）×2' if doubled else '花+金+连庄+5'}+特殊 = {form} = {amount}{times}"
-            reason_en = ("self-draw" if win.by == "self_draw" else "discard" if win.by == "discard" else "robbing a kong") + \
-                f": {'(' if doubled else ''}flowers + golds + streak + 5{') × 2' if doubled else ''} + specials: {form} = " \
-                f"{amount}{times}"
+            by_zh, by_en = WON_BY[win.by]
+            reason = f"{by_zh}：{'（花+金+连庄+5）×2' if doubled else '花+金+连庄+5'}+特殊 = {form} = {amount}{times}"
+            reason_en = (f"{by_en}: {'(' if doubled else ''}flowers + golds + streak + 5{') × 2' if doubled else ''} + "
+                         f"specials: {form} = {amount}{times}")
             payments.append(Payment(payer, win.player, amount * di, reason, reason_en))
         items = list(flower_items)
         if g:
