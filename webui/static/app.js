@@ -1,6 +1,6 @@
 // The table page: capture a hand, correct it, fill in what a photo cannot show, read the score.
 // Everything goes through the JSON API (/api/detect, /api/score, /api/camera…); no framework, no build.
-import { CONTEXT_FIELDS, FLAG_NAMES, MELD_KINDS, STRINGS, flagName, needInChinese } from "./i18n.js";
+import { CONTEXT_FIELDS, FLAG_NAMES, MELD_KINDS, STRINGS, flagName, needInChinese, shortFlagName } from "./i18n.js";
 import { SUITS, TILE_CODES, formatTiles, isTile, parseTiles, tileButton, tileName } from "./tiles.js";
 
 // a detection below this confidence is marked doubtful (vision.detections.DOUBTFUL_CONFIDENCE, as by `mjcam read`)
@@ -129,9 +129,8 @@ function t(key, vars = {}) {
 /** A win flag's name under the rules chosen (the region's own where it has one), in ``lang``. */
 const eventName = (flag, lang = state.lang) => flagName(flag, lang, region()?.flag_names);
 
-/** An event named in a note about another: in Chinese its name without the explanation in brackets ("杠上开花",
- * as `webui.scorer_text.flag_name` names it), in English in full. */
-const shortEvent = (flag) => (state.lang === "zh" ? eventName(flag).split("（")[0] : eventName(flag));
+/** An event named in a note about another (`shortFlagName`: "杠上开花", without its explanation). */
+const shortEvent = (flag) => shortFlagName(flag, state.lang, region()?.flag_names);
 
 /** A seat as the page names it: its number, and its wind once the dealer is known ("Seat 2 · West", "2号位 · 西"). */
 function seatLabel(seat) {
@@ -1057,8 +1056,9 @@ function escapeHtml(text) {
 function renderScore(result) {
   const info = region();
   // the win, and on a discard or a robbed kong whose it was: "discard from Seat 2 · West", "点炮（2号位 · 西）"
-  const by = () => (state.by !== "self_draw" && state.from !== null ? t("by_from", { by: t(state.by), seat: seatLabel(state.from) }) : t(state.by));
-  const how = state.winner === null ? t("no_winner") : t("field", { label: t("winner"), value: seatLabel(state.winner) }) + t("clause_sep") + by();
+  const whose = state.by !== "self_draw" && state.from !== null;
+  const how = state.winner === null ? t("no_winner") : t("field", { label: t("winner"), value: seatLabel(state.winner) }) + t("clause_sep")
+    + (whose ? t("by_from", { by: t(state.by), seat: seatLabel(state.from) }) : t(state.by));
   const dealer = state.dealer === null ? "" : ` · ${t("field", { label: t("dealer"), value: seatLabel(state.dealer) })}`;
   const rules = state.lang === "zh" ? `${info.name_zh}麻将` : `${info.name} ${info.name_zh}`; // as the Rules menu: 温岭麻将 on the Chinese page
   $("print-summary").textContent = `${rules}${dealer} · ${how}`;

@@ -409,6 +409,13 @@ export function flagName(flag, lang, regionNames = {}) {
   return regionNames[flag]?.[lang] ?? FLAG_NAMES[flag]?.[lang] ?? flag;
 }
 
+/** A win flag's name as a note naming it says it: in Chinese without the explanation in brackets ("杠上开花", as
+ * `webui.scorer_text.flag_name` names it), in English in full. */
+export function shortFlagName(flag, lang, regionNames = {}) {
+  const name = flagName(flag, lang, regionNames);
+  return lang === "zh" ? name.split("（")[0] : name;
+}
+
 /** One of the reader's `needs` (its table-record path ``key``, English ``question``, ``required``) in Chinese,
  * with the region's own indicator ``indicatorName`` (得, 金 or 宝) and events (``choices``, named by the region's
  * ``flagNames``); null for a key not known here. */
@@ -429,7 +436,7 @@ export function needInChinese({ key, question, required, choices = [] }, indicat
     "win.by": "和法：自摸、点炮还是抢杠",
     "win.from": "谁放炮（或被抢杠）",
     "win.tile": required ? "哪张是和牌张（没有单独放开的牌）" : `没有单独放开的牌：行末的${guessed}是和牌张吗？请确认或改选`,
-    "win.flags": `特殊情况（${choices.map((flag) => flagName(flag, "zh", flagNames).split("（")[0]).join("、")}）`, // the rules' own events
+    "win.flags": `特殊情况（${choices.map((flag) => shortFlagName(flag, "zh", flagNames)).join("、")}）`, // the rules' own events
     indicator: `翻出的${indicatorName}牌`,
     dealer: "谁是庄家",
     dealer_streak: "连庄次数",
