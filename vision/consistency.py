@@ -184,7 +184,7 @@ def suggest(detections: Detections, layout: Layout, reading: HandReading, *, sea
     for (w1, i1, c1), (w2, i2, c2) in combinations(singles[:DOUBTFUL], 2):
         if i1 != i2 and w1 * w2 >= MIN_WEIGHT:
             trials.append((w1 * w2, ((i1, c1), (i2, c2))))
-    if size > want or any("no group of the hand" in p for p in reading.problems):
+    if size > want or reading.loose:
         for i in held:
             read_p = max(float(detections.confidence[i]), 1e-6)
             real = min(1.0, read_p + sum(p for _, p in detections.alternatives[i]))
