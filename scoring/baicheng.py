@@ -343,9 +343,9 @@ class Baicheng(Region):
             else:
                 total = fan + len(terms)
                 amount = o["di"] * 2 ** total
-                power = f"({fan}{names})" if terms else f"{fan}"
-                reason = f"胡牌 {o['di']} × 2^{power} = {amount}"
-                reason_en = f"the win: {o['di']} × 2^" + (f"({fan} 番{names_en})" if terms else f"{fan} 番") + f" = {amount}"
+                # the power summed, its terms after: "1 × 2^5 = 32 (3 番 + dealer 1 + 背靠背 1)"
+                reason = f"胡牌 {o['di']} × 2^{total} = {amount}（{fan} 番{names}）"
+                reason_en = f"the win: {o['di']} × 2^{total} = {amount} ({fan} 番{names_en})"
                 items = [HUPAI.item(value=o["di"])] + [t.item() for t in terms]
             out.append((p, items, Payment(p, win.player, amount, reason, reason_en)))
         return out

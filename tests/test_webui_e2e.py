@@ -1916,10 +1916,13 @@ def test_payers_whose_items_only_make_up_their_payment_show_no_total_of_zero(bro
     expect(page.locator("#seat-score-0 h3")).to_contain_text("total")  # the winner's total
     expect(page.locator("#seat-score-1 h3")).to_have_text("Seat 1 · South — what its payment is made of")
     expect(page.locator("#seat-scores")).not_to_contain_text("total 0")
-    expect(page.locator("#payments tr td:nth-child(4) sup").first).to_be_visible()  # 2^(…): the power raised
+    why = page.locator("#payments tr td:nth-child(4)").first  # the power summed and raised, its terms after it
+    expect(why).to_have_text(re.compile(r"^the win: 1 × 2\d+ = \d+ \(\d+ 番( \+ (dealer|discarder|背靠背) 1)*\)$"))
+    expect(why.locator("sup")).to_have_text(re.compile(r"^\d+$"))
     page.locator("#lang").click()
     expect(page.locator("#seat-score-0 .formula")).to_have_text(  # the winner's 番, then how each payer's is made
-        re.compile(r"^计算：和牌者 \d+ 番；每家付 底 × 2番数 \+ 庄 \+ 点炮 \+ 背靠背$"))
+        re.compile(r"^计算：和牌者 \d+ 番；每家付 底 × 2\(番数 \+ 庄 \+ 点炮 \+ 背靠背\)$"))
+    expect(page.locator("#seat-score-0 .formula sup")).to_have_text("(番数 + 庄 + 点炮 + 背靠背)")  # one power, bracketed
     page.locator("#options-box summary").click()
     page.select_option("#option-model", label="线性")
     expect(page.locator("#seat-score-0 .formula")).to_contain_text("（和庄有关 0.4，否则 0.2）")  # 「和庄有關時」

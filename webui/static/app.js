@@ -1179,13 +1179,14 @@ const FORMULA_ZH = [
   [/\bterms\b/g, "各项"],
 ];
 
-/** A seat's formula or a payment's reason as the scorer writes it, as HTML: powers raised, seats named as on the
- * page, tile codes drawn as small tiles ("(0 + 20) × 2^3", "9 from P2", "明杠 1111s" → "(0 + 20) × 2³",
+/** A seat's formula or a payment's reason as the scorer writes it, as HTML: powers raised (a power of several
+ * terms keeps its brackets, so that wrapped on a narrow screen it still reads as one power), seats named as on
+ * the page, tile codes drawn as small tiles ("(0 + 20) × 2^3", "9 from P2", "明杠 1111s" → "(0 + 20) × 2³",
  * "9 from Seat 2", "明杠 🀙🀙🀙🀙"), in Chinese on the Chinese page. */
 function formulaHtml(formula) {
   const text = state.lang === "zh" ? FORMULA_ZH.reduce((out, [pattern, zh]) => out.replace(pattern, zh), formula) : formula;
   return withTiles(text.replace(/\bP([0-3])\b/g, (_, n) => t("seat_only", { n })))
-    .replace(/\^(\(([^)]*)\)|\w+)/g, (_, power, inner) => `<sup>${inner ?? power}</sup>`);
+    .replace(/\^(\([^)]*\)|\w+)/g, (_, power) => `<sup>${power}</sup>`);
 }
 
 /** The winner's hand as the scorer read it (`reading` of /api/score): each set as small tiles, melds shaded,
