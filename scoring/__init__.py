@@ -35,8 +35,8 @@ from scoring.record import RULES, RecordError, Table, parse_table
 from scoring.region import NoWin, Region, RegionInfo
 from scoring.tiles import brief
 
-__all__ = ["REGIONS", "RecordError", "RegionInfo", "Table", "check_setting", "is_winning_hand", "laid_aside",
-           "score_table", "score_valid_table", "validate_table"]
+__all__ = ["REGIONS", "NoWin", "RecordError", "RegionInfo", "Table", "check_setting", "is_winning_hand",
+           "laid_aside", "score_table", "score_valid_table", "validate_table"]
 
 
 def _load_regions() -> dict[str, Region]:
@@ -62,7 +62,7 @@ def region_of(rules: Any) -> Region:
 
 def validate_table(record: Any) -> Table:
     """Parse and check a table record; raise RecordError with one line naming the first problem (a winner's
-    hand that is no win, the one-tile changes that would make it one: `Region.near_wins`)."""
+    hand that is no win, the one-tile changes that would make it one: `Region.near_wins`, also as `NoWin.near`)."""
     if not isinstance(record, dict):
         raise RecordError("the record must be a JSON object")
     if "rules" not in record:
@@ -76,7 +76,7 @@ def validate_table(record: Any) -> Table:
         if not near:
             raise
         changes = ", or ".join(f"{old} {'changed ' if k == 0 else ''}to {new}" for k, (old, new) in enumerate(near))
-        raise NoWin(f"{error}; it would be one with {changes}") from None
+        raise NoWin(f"{error}; it would be one with {changes}", error.seat, tuple(near)) from None
     return table
 
 

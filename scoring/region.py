@@ -158,7 +158,13 @@ class RegionInfo:
 
 
 class NoWin(RecordError):
-    """The winner's hand is no legal win of the region (every other record check passed)."""
+    """The winner's hand (``seat``) is no legal win of the region (every other record check passed); ``near``:
+    the one-tile changes (tile, tile instead) of the winner's concealed tiles that would make it one."""
+
+    def __init__(self, message: str, seat: int, near: tuple[tuple[str, str], ...] = ()) -> None:
+        super().__init__(message)
+        self.seat = seat
+        self.near = near
 
 
 class Region:
@@ -174,7 +180,7 @@ class Region:
             unwild = "indicator" in self.info.asks and table.indicator is None  # its wilds, unknown, taken as none
             raise NoWin(f"players[{table.win.player}]'s hand is not a legal win under {self.info.key} rules"
                         + (f" with no {self.info.indicator} indicator given (no tile is wild)" if unwild else "")
-                        + self.no_win_reason(table))
+                        + self.no_win_reason(table), table.win.player)
 
     def no_win_reason(self, table: Table) -> str:
         """Why a hand that is no legal win may have been thought one, appended to the refusal ("" for none)."""

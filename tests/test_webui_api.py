@@ -369,6 +369,16 @@ def test_score_refusals_come_in_chinese_too(client):
     assert "error_zh" not in unknown  # no Chinese for it: the page shows the English, labelled
 
 
+def test_a_hand_one_tile_from_a_win_is_refused_with_the_changes_as_data(client):
+    # Daishan, seat 2 holds 123m 456m 789m 123p 1z 5p + 5p: a 1z misread for a 5p's pair mate, or for 4p / 6p
+    record = winner_record("daishan", "123m456m789m123p1z5p", "5p", "discard", seat=2, source=0)
+    answer = client.post("/api/score", json=record).get_json()
+    assert "it would be one with 1z changed to" in answer["error"]
+    assert answer["changes"][0] == {"seat": 2, "tile": "1z", "to": "5p"}
+    assert all(change["seat"] == 2 for change in answer["changes"])
+    assert "changes" not in client.post("/api/score", json={**record, "rules": "mahjong"}).get_json()
+
+
 @pytest.mark.parametrize("rules, hand, name", [
     ("daishan", "123m456m789m123p55p", "天胡"), ("fuzhou", "123m456m789m123p456p55p", "天和")])
 def test_a_chinese_refusal_names_an_event_as_the_records_rules_do(client, rules, hand, name):

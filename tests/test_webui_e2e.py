@@ -642,6 +642,8 @@ def test_a_drawn_hand_is_scored_without_asking_for_the_dealer_or_the_gold(browse
     page = open_page(browser, server, "fuzhou")
     upload(page, "hand_009")
     scored_as_drawn(page)  # 和局: nothing is paid, whoever dealt and whatever the 金
+    assert hand_codes(page, "win") == []  # read again as no winner's: no tile is asked to be marked as the winning one
+    expect(page.locator('#groups [data-group="win"] .hint')).to_have_text("None: nobody won this hand (a drawn hand).")
     assert page.errors == []
 
 
@@ -783,10 +785,13 @@ def test_no_score_is_shown_until_the_player_says_how_the_hand_was_won(browser, s
         page.locator("#act-win").click()
     expect(page.locator("#score-needed")).to_contain_text("how the hand was won")
     expect(page.locator("#score-body")).to_be_hidden()
-    expect(page.locator("#thumb-score")).to_have_text("Score")
+    expect(page.locator("#thumb-score")).to_have_text(re.compile(r"^Score · [12] to set$"))  # how won, maybe the dealer
+    expect(page.locator("#win-by")).to_have_class(re.compile(r"\bmissing\b"))  # ringed where it is set, "needed"
     expect(page.locator("#need-list li.given")).not_to_contain_text(["How was the hand won"])
     page.locator('input[name="by"][value="discard"]').check()
     expect(page.locator("#score-needed")).to_contain_text("whose discard")
+    expect(page.locator("#win-by")).not_to_have_class(re.compile(r"\bmissing\b"))
+    expect(page.locator("#from-field")).to_have_class(re.compile(r"\bmissing\b"))
     page.locator("#lang").click()
     page.locator('input[name="by"][value="rob_kong"]').check()  # the robbed player too
     expect(page.locator("#score-needed")).to_have_text("还不能计分：请在“牌局”中填写谁放炮（或被抢杠）。")
@@ -796,6 +801,34 @@ def test_no_score_is_shown_until_the_player_says_how_the_hand_was_won(browser, s
     page.select_option("#from", "2")
     expect(page.locator("#score-body")).to_be_visible()
     expect(page.locator("#score-needed")).to_be_hidden()
+    expect(page.locator("#context .missing")).to_have_count(0)
+    assert page.errors == []
+
+
+def test_a_hand_one_tile_from_a_win_is_told_under_the_hand_and_mended_with_one_tap(browser, server):
+    page = open_page(browser, server, "daishan")
+    type_hand(page, "123m456m789m123p1z5p", "5p")  # East where a 5 Dots would pair the winning 5 Dots
+    give_facts(page)
+    expect(page.locator("#score-error")).to_contain_text("it would be one with 5 Dots changed to East, or East to 5 Dots")
+    expect(page.locator("#score-problem-text")).to_have_text(page.locator("#score-error").inner_text())
+    expect(page.locator("#thumb-score")).to_have_text("Score ⚠")
+    fixes = page.locator("#score-fixes button")
+    expect(fixes).to_have_text(["5 Dots → East", "East → 5 Dots"])  # the winning tile, or the East in hand
+    fixes.nth(1).click()
+    expect(page.locator("#score-body")).to_be_visible()
+    expect(page.locator("#score-problem")).to_be_hidden()
+    assert hand_codes(page) == ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p", "3p", "5p", "5p"]
+    expect(page.locator("#undo-note")).to_have_text("East changed to 5 Dots.")
+    expect(page.locator("#thumb-score")).to_have_text(re.compile(r"^Score \+\d+$"))
+    page.locator("#undo").click()  # brought back: refused again, the same changes offered
+    expect(fixes).to_have_text(["5 Dots → East", "East → 5 Dots"])
+    page.locator("#lang").click()
+    expect(fixes).to_have_text(["五筒 → 東", "東 → 五筒"])
+    expect(page.locator("#thumb-score")).to_have_text("计分 ⚠")
+    page.locator("#seat-tabs button").nth(1).click()  # another seat's hand: the refusal named, no change offered
+    expect(page.locator("#score-problem")).to_be_visible()
+    expect(page.locator("#score-fixes button")).to_have_count(0)
+    expect(page.locator("#score-fixes-label")).to_be_hidden()
     assert page.errors == []
 
 

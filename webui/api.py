@@ -11,7 +11,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from scoring import REGIONS, RecordError, check_setting, score_table
+from scoring import REGIONS, NoWin, RecordError, check_setting, score_table
 from scoring.record import MAX_RECORD_BYTES, load_json, record_too_large
 from scoring.tiles import TILE_INDEX, brief
 from vision.detections import CLASS_NAMES, Detections
@@ -30,16 +30,17 @@ class ApiError(Exception):
     """Bad input: answered with ``status`` and ``{"error": message}``, plus ``"error_zh"`` when the message has
     a Chinese form."""
 
-    def __init__(self, status: int, message: str, chinese: str | None = None) -> None:
+    def __init__(self, status: int, message: str, chinese: str | None = None, **extra: Any) -> None:
         super().__init__(message)
         self.status = status
         self.chinese = chinese
+        self.extra = extra
 
 
 @api.errorhandler(ApiError)
 def _api_error(error: ApiError) -> tuple[Response, int]:
     answer = {"error": str(error)} if error.chinese is None else {"error": str(error), "error_zh": error.chinese}
-    return jsonify(answer), error.status
+    return jsonify({**answer, **error.extra}), error.status
 
 
 @api.errorhandler(ModelError)
@@ -287,14 +288,17 @@ def _json_body(max_bytes: int | None = None) -> Any:
 @api.post("/score")
 def score() -> Any:
     """A table record (JSON body) → the result object of `mjcam score --json`; a refusal the page's player can
-    meet comes in Chinese too (``error_zh``, `webui.scorer_text`); a body over 1 MB is refused as `mjcam score`
-    refuses it (413)."""
+    meet comes in Chinese too (``error_zh``, `webui.scorer_text`); a winner's hand one tile from a win names
+    those changes as ``changes`` too ([{"seat", "tile", "to"}]: the page offers each as one tap); a body over 1 MB
+    is refused as `mjcam score` refuses it (413)."""
     record = _json_body(MAX_RECORD_BYTES)
     try:
         return jsonify(score_table(record))
     except RecordError as error:
         rules = record.get("rules") if isinstance(record, dict) else None
-        raise ApiError(400, f"invalid table record: {error}", refusal_in_chinese(str(error), rules)) from None
+        near = {"changes": [{"seat": error.seat, "tile": tile, "to": to} for tile, to in error.near]} \
+            if isinstance(error, NoWin) and error.near else {}
+        raise ApiError(400, f"invalid table record: {error}", refusal_in_chinese(str(error), rules), **near) from None
 
 
 def _camera() -> Any:

@@ -439,21 +439,60 @@ async function updateScore() {
     return showScoreMessage(needed);
   }
   $("score").setAttribute("aria-busy", "true"); // the score shown is the last hand's until the answer comes
-  const { answer, error } = await post("/api/score", record, "score_error");
+  const { answer, error, changes } = await post("/api/score", record, "score_error");
   if (request !== scoreRequest) return; // a newer change is on its way
   $("score").removeAttribute("aria-busy");
-  if (error) return showScoreMessage(error(), true);
+  if (error) return showScoreMessage(error(), true, changes);
   renderScore(answer);
 }
 
-/** No score: what is still needed (a note), or why the scorer refused the hand (an error). */
-function showScoreMessage(message, isError = false) {
+/** No score: what is still needed (a note), or why the scorer refused the hand (an error), said where the player
+ * is too: a refusal under the hand, with the scorer's one-tile ``changes`` that would make it a win as buttons;
+ * on the thumb bar's Score, that it was refused or how many facts are still to set. */
+function showScoreMessage(message, isError = false, changes = []) {
   $("score-needed").textContent = isError ? "" : message;
   $("score-needed").hidden = isError;
   $("score-error").textContent = isError ? message : "";
   $("score-error").hidden = !isError;
   $("score-body").hidden = true;
-  $("thumb-score").textContent = t("score");
+  const missing = state.hands.some(tileCount) ? missingFacts().length : 0;
+  $("thumb-score").textContent = isError ? t("thumb_refused") : missing ? t("thumb_needs", { n: missing }) : t("score");
+  $("thumb-score").classList.toggle("alert", isError);
+  showRefusalAtHand(isError ? message : "", changes);
+}
+
+/** The scorer's refusal under the hand, and each of its one-tile changes of this seat's hand as a button. */
+function showRefusalAtHand(message, changes = []) {
+  $("score-problem").hidden = !message;
+  $("score-problem-text").textContent = message;
+  const fixes = changes.filter((change) => change.seat === state.seat && tileToChange(hand(), change.tile));
+  $("score-fixes-label").hidden = !fixes.length;
+  $("score-fixes").replaceChildren(...fixes.map((change) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "button small";
+    button.textContent = t("fix_tile", { from: tileName(change.tile, state.lang), to: tileName(change.to, state.lang) });
+    button.addEventListener("click", () => takeScorerChange(change));
+    return button;
+  }));
+}
+
+/** The hand's tile to change for the scorer's change of ``code``: a tile in hand (the least sure read first), else
+ * the winning tile, as the scorer changes it only when it is the last of its kind (`Region.near_wins`). */
+function tileToChange(h, code) {
+  const photo = state.photos[state.seat];
+  const sureness = (tile) => (tile.det !== null ? photo?.tiles[tile.det]?.confidence ?? 1 : 1);
+  const held = h.concealed.filter((tile) => tile.code === code).sort((a, b) => sureness(a) - sureness(b));
+  return held[0] ?? (h.win?.code === code && !h.win.aside ? h.win : null);
+}
+
+/** Take one of the scorer's changes: the tile named again, as a correction from the tile picker is; Undo offered. */
+function takeScorerChange(change) {
+  const before = snapshot();
+  tileToChange(hand(), change.tile).code = change.to;
+  offerUndo(before, () => t("fix_taken", { from: tileName(change.tile, state.lang), to: tileName(change.to, state.lang) }));
+  handEdited();
+  $("hand-title").focus(); // the button is gone: the keyboard goes to the hand it changed
 }
 
 /**
@@ -472,7 +511,7 @@ async function post(url, body, label) {
   if (response.status === 413) return { error: tooLarge(body instanceof FormData ? body.get("image")?.name : t("photo")) };
   const answer = await response.json().catch(() => null);
   if (!answer) return { error: () => t("http_error", { status: response.status }) };
-  if (!response.ok) return { error: () => serverError(label, answer) };
+  if (!response.ok) return { error: () => serverError(label, answer), changes: answer.changes ?? [] };
   return { answer };
 }
 
@@ -631,7 +670,8 @@ function renderHand() {
       const empty = document.createElement("p");
       empty.className = "hint";
       const other = state.winner !== null && state.winner !== state.seat;
-      empty.textContent = other ? t("won_by_other", { winner: seatLabel(state.winner) }) : t("no_win_tile");
+      empty.textContent = state.winner === null && state.winnerChosen ? t("no_win_drawn")
+        : other ? t("won_by_other", { winner: seatLabel(state.winner) }) : t("no_win_tile");
       tiles.append(empty);
     }
     box.append(label, tiles);
@@ -874,6 +914,9 @@ function acceptSuggestion(s) {
   $("hand-title").focus(); // the suggestion's button is gone: the keyboard goes to the hand it made
 }
 
+/** The field of each fact `missingFacts` may name: marked while the score waits for it. */
+const FACT_FIELDS = { "win.by": "win-by", "win.from": "from-field", dealer: "dealer-field", indicator: "indicator-field" };
+
 function renderWinFields() {
   const winner = $("winner");
   winner.replaceChildren(
@@ -888,6 +931,11 @@ function renderWinFields() {
   const others = [0, 1, 2, 3].filter((seat) => seat !== state.winner);
   $("from").replaceChildren(new Option("—", "", false, state.from === null), ...others.map((seat) => new Option(seatLabel(seat), seat, false, seat === state.from)));
   $("from-field").hidden = !won || state.by === null || state.by === "self_draw";
+  const missing = state.hands.some(tileCount) ? missingFacts() : []; // once there is a hand: what the score waits for
+  for (const [key, field] of Object.entries(FACT_FIELDS)) {
+    $(field).classList.toggle("missing", missing.includes(key));
+    $(field).dataset.needed = t("needed_mark");
+  }
   $("dealer").replaceChildren(new Option("—", "", false, state.dealer === null), ...[0, 1, 2, 3].map((seat) => new Option(seatLabel(seat), seat, false, seat === state.dealer)));
   $("streak-field").hidden = !region().reads_streak;
   if ($("streak-problem").hidden) $("streak").value = state.streak; // a value refused stays shown beside its note
@@ -1065,6 +1113,8 @@ function renderScore(result) {
   $("score-error").hidden = true;
   $("score-needed").hidden = true;
   $("score-body").hidden = false;
+  $("thumb-score").classList.remove("alert");
+  showRefusalAtHand("");
   renderBlankSeats();
   // an indicator the rules do not ask for (Baicheng's 宝, often not turned up yet) and not given: said to be left out
   const assumed = info.indicator && !info.asks.includes("indicator") && state.indicator === null && !state.indicatorSaid;
