@@ -832,6 +832,17 @@ def test_a_hand_one_tile_from_a_win_is_told_under_the_hand_and_mended_with_one_t
     assert page.errors == []
 
 
+def test_on_a_wide_screen_the_score_is_under_the_table_beside_the_photo(browser, server):
+    page = open_page(browser, server, "daishan", {"viewport": {"width": 1280, "height": 800}})
+    upload(page, "hand_004")
+    give_facts(page)
+    expect(page.locator("#score-body")).to_be_visible()
+    photo, table, score = (page.locator(sel).bounding_box() for sel in ("#capture", "#context", "#score"))
+    assert score["x"] == table["x"] > photo["x"] + photo["width"]  # the right column, not under the photo
+    assert table["y"] + table["height"] < score["y"] < table["y"] + table["height"] + 40  # just below the facts
+    assert page.errors == []
+
+
 def test_a_photo_with_no_tiles_says_so_and_keeps_the_hand(browser, server, tmp_path):
     page = open_page(browser, server, "daishan")
     upload(page, "hand_004")
