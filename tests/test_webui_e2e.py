@@ -785,7 +785,8 @@ def test_no_score_is_shown_until_the_player_says_how_the_hand_was_won(browser, s
         page.locator("#act-win").click()
     expect(page.locator("#score-needed")).to_contain_text("how the hand was won")
     expect(page.locator("#score-body")).to_be_hidden()
-    expect(page.locator("#thumb-score")).to_have_text(re.compile(r"^Score · [12] to set$"))  # how won, maybe the dealer
+    expect(page.locator("#thumb-score")).to_have_text(re.compile(r"^Score[12] to set$"))  # how won, maybe the dealer
+    expect(page.locator("#thumb-score small")).to_have_text(re.compile(r"^[12] to set$"))  # a line under "Score"
     expect(page.locator("#win-by")).to_have_class(re.compile(r"\bmissing\b"))  # ringed where it is set, "needed"
     expect(page.locator("#need-list li.given")).not_to_contain_text(["How was the hand won"])
     page.locator('input[name="by"][value="discard"]').check()
@@ -1058,6 +1059,8 @@ def test_changing_the_rules_keeps_the_players_melds(browser, server):
         pick(page, "5p")
     close_dialog(page)
     kinds.nth(1).click()
+    expect(page.locator("#meld-dialog-tiles")).to_have_attribute("aria-label", "5 Dots, 5 Dots, 5 Dots")  # what it edits
+    expect(page.locator("#meld-dialog-tiles .tile")).to_have_count(3)
     page.select_option("#meld-from", "1")
     page.locator('#meld-dialog button[value="done"]').click()
     for rules in ("wenling", "daishan"):

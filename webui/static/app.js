@@ -456,7 +456,8 @@ function showScoreMessage(message, isError = false, changes = []) {
   $("score-error").hidden = !isError;
   $("score-body").hidden = true;
   const missing = state.hands.some(tileCount) ? missingFacts().length : 0;
-  $("thumb-score").textContent = isError ? t("thumb_refused") : missing ? t("thumb_needs", { n: missing }) : t("score");
+  $("thumb-score").replaceChildren(isError ? t("thumb_refused") : t("score"), // how many facts are left, under it
+    ...(!isError && missing ? [Object.assign(document.createElement("small"), { textContent: t("thumb_needs", { n: missing }) })] : []));
   $("thumb-score").classList.toggle("alert", isError);
   showRefusalAtHand(isError ? message : "", changes);
 }
@@ -1262,15 +1263,11 @@ function setView({ tiles, melded, wilds = "", winning_tile: winning }) {
   const wild = codesOf(wilds); // the tiles of the set that wilds stand for, one each
   const won = codes.indexOf(winning);
   codes.forEach((code, i) => {
-    const drawn = tileButton(code, state.lang);
-    const tile = document.createElement("span");
-    tile.className = drawn.className;
-    tile.dataset.code = code;
+    const tile = tileImage(code);
     const wildAt = wild.indexOf(code);
     if (wildAt >= 0) wild.splice(wildAt, 1);
     tile.classList.toggle("wild", wildAt >= 0);
     tile.classList.toggle("won", i === won);
-    tile.append(...drawn.childNodes);
     set.append(tile);
   });
   const names = codes.map((code) => tileName(code, state.lang)).join(t("list_sep"));
@@ -1278,6 +1275,16 @@ function setView({ tiles, melded, wilds = "", winning_tile: winning }) {
   set.setAttribute("role", "img");
   set.setAttribute("aria-label", notes.length ? names + t("paren", { text: notes.join(t("list_sep")) }) : names);
   return set;
+}
+
+/** A tile drawn as the hand's buttons are, but no button (a picture of it, in a set or a dialog's head). */
+function tileImage(code) {
+  const drawn = tileButton(code, state.lang);
+  const tile = document.createElement("span");
+  tile.className = drawn.className;
+  tile.dataset.code = code;
+  tile.append(...drawn.childNodes);
+  return tile;
 }
 
 // ------------------------------------------------------------------------------------------ dialogs
@@ -1472,6 +1479,8 @@ function openMeldEditor(i) {
   const info = region();
   const dialog = $("meld-dialog");
   $("meld-dialog-title").textContent = t("meld_n", { n: i + 1 });
+  $("meld-dialog-tiles").replaceChildren(...meld.tiles.map((tile) => tileImage(tile.code))); // the dialog covers them
+  $("meld-dialog-tiles").setAttribute("aria-label", meld.tiles.map((tile) => tileName(tile.code, state.lang)).join(t("list_sep")));
   const kinds = $("meld-kinds");
   kinds.replaceChildren(kinds.querySelector("legend"));
   for (const [kind, spec] of Object.entries(MELD_KINDS)) {

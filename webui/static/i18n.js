@@ -187,7 +187,7 @@ export const STRINGS = {
     fix_tile: "{from} → {to}",
     fix_taken: "{from} changed to {to}.",
     thumb_refused: "Score ⚠",
-    thumb_needs: "Score · {n} to set",
+    thumb_needs: "{n} to set",
     needed_mark: "needed",
   },
   zh: {
@@ -375,7 +375,7 @@ export const STRINGS = {
     fix_tile: "{from} → {to}",
     fix_taken: "已把{from}改成{to}。",
     thumb_refused: "计分 ⚠",
-    thumb_needs: "计分 · 缺{n}项",
+    thumb_needs: "缺{n}项",
     needed_mark: "待填",
   },
 };
