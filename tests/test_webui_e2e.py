@@ -1966,6 +1966,9 @@ def test_payers_whose_items_only_make_up_their_payment_show_no_total_of_zero(bro
     why = page.locator("#payments tr td:nth-child(4)").first  # the power summed and raised, its terms after it
     expect(why).to_have_text(re.compile(r"^the win: 1 × 2\d+ = \d+ \(\d+ 番( \+ (dealer|discarder|背靠背) 1)*\)$"))
     expect(why.locator("sup")).to_have_text(re.compile(r"^\d+$"))
+    row, payer = page.locator("#payments tr").nth(1).bounding_box(), page.locator("#payments tr td").first.bounding_box()
+    cell = why.bounding_box()  # on a phone: under who pays whom, the row's whole width, not a column of a few words
+    assert cell["x"] == payer["x"] and cell["y"] > payer["y"] and cell["width"] > 0.9 * row["width"]
     page.locator("#lang").click()
     expect(page.locator("#seat-score-0 .formula")).to_have_text(  # the winner's 番, then how each payer's is made
         re.compile(r"^计算：和牌者 \d+ 番；每家付 底 × 2\(番数 \+ 庄 \+ 点炮 \+ 背靠背\)$"))
