@@ -844,6 +844,40 @@ def test_on_a_wide_screen_the_score_is_under_the_table_beside_the_photo(browser,
     assert page.errors == []
 
 
+def test_a_hand_small_in_the_photo_is_shown_larger_its_boxes_labelled_by_short_names(browser, server, tmp_path):
+    far = np.full((1200, 1600, 3), (40, 90, 50), np.uint8)  # a real hand photo set in a wide table: small in the frame
+    far[400:1040, 500:1140] = cv2.imread(str(next(VALID_IMAGES.glob("hand_004_*.jpg"))))
+    scene = tmp_path / "far.jpg"
+    cv2.imwrite(str(scene), far)
+    page = open_page(browser, server, "daishan", {**PHONE, "viewport": {"width": 360, "height": 740}})
+    with page.expect_response("**/api/detect") as response:
+        page.set_input_files("#photo-file", str(scene))
+    detect = response.value.json()
+    expect(page.locator("#photo-wrap")).to_have_class(re.compile(r"\bzoomed\b"))
+    x, y, w, h = (float(v) for v in page.locator("#overlay").get_attribute("viewBox").split())
+    assert w < 0.5 * detect["width"] and h < 0.5 * detect["height"]  # the part with the tiles, not the whole table
+    for tile in detect["tiles"]:  # every box within it
+        x1, y1, x2, y2 = tile["box"]
+        assert x <= x1 and y <= y1 and x2 <= x + w and y2 <= y + h
+    photo, shown, rect = page.evaluate(  # at one moment: the page may still be scrolling the photo into view
+        "['#photo-img', '#photo-wrap', '#overlay g.box rect'].map((s) => document.querySelector(s).getBoundingClientRect())"
+        ".map(({x, y, width, height}) => ({x, y, width, height}))")
+    assert photo["width"] > 2 * shown["width"]  # the picture enlarged under the same boxes
+    box = detect["tiles"][int(page.locator("#overlay g.box").first.get_attribute("data-index"))]["box"]
+    scale = photo["width"] / detect["width"]
+    centre = (rect["x"] + rect["width"] / 2, rect["y"] + rect["height"] / 2)  # drawn over its tile
+    assert abs(centre[0] - photo["x"] - (box[0] + box[2]) / 2 * scale) < 1
+    assert abs(centre[1] - photo["y"] - (box[1] + box[3]) / 2 * scale) < 1
+    short = re.compile(r"^([1-9][CDB]|E|S|W|N|Wh|Gr|Rd|Sp|Su|Au|Wi|Pl|Or|Ch|Bm|▮)$")
+    assert all(short.match(label) for label in page.locator("#overlay g.box text").all_text_contents())
+    page.locator("#lang").click()
+    assert all(not short.match(label) for label in page.locator("#overlay g.box text").all_text_contents() if label != "▮")
+    upload(page, "hand_004", english=False)  # a row across the photo: its band, as wide as the photo
+    photo, shown = page.locator("#photo-img").bounding_box(), page.locator("#photo-wrap").bounding_box()
+    assert photo["width"] < 1.2 * shown["width"]
+    assert page.errors == []
+
+
 def test_a_photo_with_no_tiles_says_so_and_keeps_the_hand(browser, server, tmp_path):
     page = open_page(browser, server, "daishan")
     upload(page, "hand_004")

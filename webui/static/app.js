@@ -1,7 +1,7 @@
 // The table page: capture a hand, correct it, fill in what a photo cannot show, read the score.
 // Everything goes through the JSON API (/api/detect, /api/score, /api/camera…); no framework, no build.
 import { CONTEXT_FIELDS, FLAG_NAMES, MELD_KINDS, STRINGS, flagName, needInChinese, shortFlagName } from "./i18n.js";
-import { SUITS, TILE_CODES, formatTiles, isTile, parseTiles, tileButton, tileName } from "./tiles.js";
+import { SUITS, TILE_CODES, formatTiles, isTile, parseTiles, tileButton, tileLabel, tileName } from "./tiles.js";
 
 // a detection below this confidence is marked doubtful (vision.detections.DOUBTFUL_CONFIDENCE, as by `mjcam read`)
 const DOUBTFUL = Number(document.body.dataset.doubtful);
@@ -707,9 +707,14 @@ function renderOverlay() {
   };
   if (photo.url && img.getAttribute("src") !== photo.url) img.src = photo.url;
   img.alt = t("photo_alt", { seat: seatLabel(state.seat) });
-  $("photo-wrap").style.aspectRatio = `${photo.width} / ${photo.height}`;
+  const [vx, vy, vw, vh] = shownRegion(photo);
+  const wrap = $("photo-wrap");
+  wrap.style.aspectRatio = `${vw} / ${vh}`;
+  wrap.classList.toggle("zoomed", vw < photo.width || vh < photo.height);
+  img.style.width = `${(100 * photo.width) / vw}%`;
+  img.style.transform = `translate(${(-100 * vx) / photo.width}%, ${(-100 * vy) / photo.height}%)`;
   const svg = $("overlay");
-  svg.setAttribute("viewBox", `0 0 ${photo.width} ${photo.height}`);
+  svg.setAttribute("viewBox", `${vx} ${vy} ${vw} ${vh}`);
   svg.setAttribute("aria-label", t("overlay_label", { n: photo.tiles.length }));
   svg.replaceChildren();
   const ns = "http://www.w3.org/2000/svg";
@@ -747,7 +752,7 @@ function renderOverlay() {
     label.setAttribute("x", x1 + stroke);
     label.setAttribute("y", y1 - stroke);
     label.setAttribute("font-size", size);
-    label.textContent = code === "back" ? "▮" : state.lang === "zh" ? tileName(code, "zh") : code;
+    label.textContent = code === "back" ? "▮" : tileLabel(code, state.lang);
     const title = document.createElementNS(ns, "title");
     title.textContent = `${name} · ${Math.round(d.confidence * 100)}%`;
     g.append(title, rect, label);
@@ -773,6 +778,21 @@ function renderOverlay() {
 }
 
 let overlayStop = null; // the detection whose box is the photo's one Tab stop (the last one focused)
+
+/** The part of the photo shown, [x, y, width, height]: where its boxes lie, with room around them (a tile's height,
+ * more above for the labels), when that is under 0.9 of the photo either way (a hand small in the frame is shown
+ * larger, its boxes larger to tap); else the whole photo. */
+function shownRegion(photo) {
+  const whole = [0, 0, photo.width, photo.height];
+  if (!photo.tiles.length) return whole;
+  const sides = photo.tiles.map(({ box: [x1, y1, x2, y2] }) => Math.max(x2 - x1, y2 - y1)).sort((a, b) => a - b);
+  const room = sides[sides.length >> 1];
+  const x1 = Math.max(0, Math.min(...photo.tiles.map(({ box }) => box[0])) - room);
+  const y1 = Math.max(0, Math.min(...photo.tiles.map(({ box }) => box[1])) - 1.5 * room);
+  const x2 = Math.min(photo.width, Math.max(...photo.tiles.map(({ box }) => box[2])) + room);
+  const y2 = Math.min(photo.height, Math.max(...photo.tiles.map(({ box }) => box[3])) + room);
+  return x2 - x1 < 0.9 * photo.width || y2 - y1 < 0.9 * photo.height ? [x1, y1, x2 - x1, y2 - y1] : whole;
+}
 
 /** Box indices in reading order (Tab follows it): rows from the top, each from the left, rows slanted as the
  * photo's are (`rowFrame`); a box joins a row when its centre lies within half a typical box height of the

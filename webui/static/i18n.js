@@ -16,7 +16,7 @@ export const STRINGS = {
     capture_now: "Capture now",
     capture: "Capture",
     close: "Close",
-    overlay_legend: "Tap a box to correct its tile. Dashed orange: doubtful; grey: face down; faint: not in the hand.",
+    overlay_legend: "Tap a box to correct its tile (3C: 3 Characters, 5D: 5 Dots, 7B: 7 Bamboo; E S W N: the winds; Wh Gr Rd: the dragons; Sp … Bm: flowers). Dashed orange: doubtful; grey: face down; faint: not in the hand.",
     add_meld: "+ Meld",
     clear_hand: "Clear this hand",
     move_hand: "This hand is another seat's:",

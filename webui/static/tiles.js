@@ -30,6 +30,20 @@ export function tileName(code, lang) {
   return lang === "zh" ? FLOWERS_ZH[n - 1] : FLOWERS_EN[n - 1];
 }
 
+const SUIT_LETTER_EN = { m: "C", p: "D", s: "B" };
+const HONOURS_SHORT_EN = ["E", "S", "W", "N", "Wh", "Gr", "Rd"];
+const FLOWERS_SHORT_EN = ["Sp", "Su", "Au", "Wi", "Pl", "Or", "Ch", "Bm"];
+
+/** A tile's name short enough to label its box on a photo: "三萬", "東" in Chinese; "3C", "5D", "7B", "E", "Wh",
+ * "Sp" in English (3 Characters, 5 Dots, 7 Bamboo, East, White, Spring). */
+export function tileLabel(code, lang) {
+  if (lang === "zh" || code === "back") return tileName(code, lang);
+  const n = Number(code[0]);
+  const s = code[1];
+  if (s in SUIT_LETTER_EN) return `${n}${SUIT_LETTER_EN[s]}`;
+  return (s === "z" ? HONOURS_SHORT_EN : FLOWERS_SHORT_EN)[n - 1];
+}
+
 /** Codes sorted in canonical order and written compactly: ["5z","1m","5z"] -> "1m55z". */
 export function formatTiles(codes) {
   const sorted = [...codes].sort((a, b) => INDEX[a] - INDEX[b]);
