@@ -2060,8 +2060,8 @@ PHOTO_IN_VIEW = """() => {
 
 
 def test_a_new_photo_is_brought_into_view_on_a_phone(browser, server):
-    page = open_page(browser, server, "daishan")
-    upload(page, "hand_004")
+    page = open_page(browser, server, "daishan", {**PHONE, "viewport": {"width": 412, "height": 640}})
+    upload(page, "hand_004")  # its row's band shown, under the capture buttons: below the screen's end
     # scrolled (smoothly) until the line about it is at the top of the screen, the photo under it
     page.wait_for_function(f"() => ({PHOTO_IN_VIEW})() && Math.abs(document.getElementById('status').getBoundingClientRect().top - 8) < 1")
     page.screenshot(path=ARTIFACTS / "e2e-photo-in-view.png")
@@ -2115,6 +2115,18 @@ def test_every_tap_target_on_a_phone_is_at_least_40_px(browser, server):
         page.locator('#meld-dialog button[value="done"]').click()
         page.locator("#lang").click()
         scored(page)  # the score drawn again in the other language
+    assert page.errors == []
+
+
+def test_on_a_360_px_phone_the_palette_keeps_nine_tiles_a_row_each_a_finger_wide(browser, server):
+    page = open_page(browser, server, "wenling", {**PHONE, "viewport": {"width": 360, "height": 740}})
+    page.locator('#groups [data-group="concealed"] .tile.add').click()
+    dialog = page.locator("#tile-dialog").bounding_box()
+    rows = [[tile.bounding_box() for tile in row.locator(".tile").all()] for row in page.locator("#palette .palette-row").all()]
+    assert [len(boxes) for boxes in rows] == [9, 9, 9, 7, 8]  # suits, honours, flowers: no row of five and four
+    for boxes in rows:
+        assert len({box["y"] for box in boxes}) == 1 and boxes[-1]["x"] + boxes[-1]["width"] <= dialog["x"] + dialog["width"]
+        assert all(box["width"] >= 36 and box["height"] >= 44 for box in boxes)
     assert page.errors == []
 
 
