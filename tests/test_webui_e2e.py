@@ -971,11 +971,14 @@ def test_chinese_page_shows_the_readers_problems_in_chinese(browser, server):
     expect(problems.first).not_to_contain_text("flowers")
     expect(problems.first).to_have_attribute("lang", "zh-Hans")
     expect(problems.last).to_have_text("（英文说明）the photo is blurred")
+    hint = "点上面的牌或照片上的方框即可改牌" + ("，或采用下面的建议。" if answer["suggestions"] else "。")
+    expect(page.locator("#problems-hint")).to_have_text(hint)  # what to do about them
     page.screenshot(path=ARTIFACTS / "e2e-chinese-problems.png", full_page=True)
     page.locator("#lang").click()
     expect(problems.first).to_have_text(re.compile("^Baicheng is played without flowers: (Spring|Summer|Autumn|Winter)"))
     expect(problems.first).not_to_have_text(re.compile(r"\b[1-8]f\b"))  # tiles named as the page names them
     expect(problems.last).to_have_text("The photo is blurred")  # begun with a capital
+    expect(page.locator("#problems-hint")).to_have_text(re.compile(r"^Tap a tile above, or its box on the photo, to correct it"))
     assert page.errors == []
 
 
@@ -1208,6 +1211,8 @@ def test_a_tile_the_photo_did_not_show_is_added_with_one_tap_and_undone(browser,
     suggestion = page.locator("#suggestion-list li")
     expect(suggestion).to_have_count(1)
     expect(suggestion).to_contain_text("add White (not found in the photo) (100%)")
+    expect(page.locator("#problems-hint")).to_have_text(
+        "Tap a tile above, or its box on the photo, to correct it, or accept a suggestion below.")
     before = sorted(hand_codes(page, "concealed") + hand_codes(page, "win"))
     suggestion.locator("button").click()
     assert sorted(hand_codes(page, "concealed") + hand_codes(page, "win")) == sorted(before + ["5z"])

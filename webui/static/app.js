@@ -859,6 +859,7 @@ function renderReaderNotes() {
   });
   const problems = photo?.problems || [];
   $("problems").hidden = !problems.length;
+  $("problems-hint").textContent = t(suggestions.length ? "problems_hint_suggested" : "problems_hint"); // what to do
   $("problem-list").replaceChildren(...problems.map((text, i) => problemItem(text, photo.problemsZh?.[i])));
   const needs = photo?.needs || [];
   $("needs").hidden = !needs.length;
