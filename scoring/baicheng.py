@@ -238,7 +238,7 @@ class Baicheng(Region):
         found = [_Hand(r, table, menqing) for r in self.readings(table)]
         if not found:
             return False
-        conditions = {"三门全 (萬, 餅 and 條)": "three_suits", "幺九 (a terminal or honour)": "has_yaojiu",
+        conditions = {"三门全 (all three suits: 萬, 筒 and 條)": "three_suits", "幺九 (a terminal or honour)": "has_yaojiu",
                       "有刻 (a triplet, kong, whirlwind or dragon pair)": "has_triplet"}
         missing = [name for name, test in conditions.items() if not any(getattr(h, test) for h in found)]
         raise RecordError(f"players[{table.win.player}]'s hand is complete but has no "

@@ -382,9 +382,11 @@ def test_non_winners_tile_set_apart_is_one_of_its_tiles_and_a_wrong_size_is_said
     apart = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1s 2s 3s", "7z")), PUNG), "wenling", winner=False)
     assert (apart.concealed, apart.win_tile, apart.problems) == ("123m456p123789s7z", None, ())
     short = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1s 2s 3s")), PUNG), "wenling", winner=False)
-    assert short.problems == ("the hand holds 15 tiles (a meld counts three), a non-winner's Wenling hand 16",)
+    assert short.problems == ("the hand holds 15 tiles (a meld counts three), where a non-winner's Wenling hand "
+                            "holds 16",)
     one = group_hand(laid((0, row("5m"))), "wenling", winner=False)
-    assert one.problems == ("the hand holds 1 tile (a meld counts three), a non-winner's Wenling hand 16",)
+    assert one.problems == ("the hand holds 1 tile (a meld counts three), where a non-winner's Wenling hand "
+                            "holds 16",)
 
 
 def test_non_winners_photo_of_a_winning_hand_asks_whether_the_player_won_and_suggests_no_drop() -> None:
@@ -397,13 +399,14 @@ def test_non_winners_photo_of_a_winning_hand_asks_whether_the_player_won_and_sug
     # the same tiles in one row, none apart: a non-winner's hand a tile too many
     crowded = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1s 2s 3s 7z 7z")), PUNG), "wenling", winner=False)
     assert not crowded.apart
-    assert crowded.problems == ("the hand holds 17 tiles (a meld counts three), a non-winner's Wenling hand 16",)
+    assert crowded.problems == ("the hand holds 17 tiles (a meld counts three), where a non-winner's Wenling hand "
+                            "holds 16",)
 
 
 def test_a_hand_a_tile_short_that_many_kinds_complete_says_how_many() -> None:
     # a concealed kong of the seat's wind is Wenling's 腊子, a win with any tiles: any tile completes the hand
     hand = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1s 2s 3s", "4s")), (1, row("# 1z 1z #"))), "wenling")
-    assert hand.problems == ("the hand holds 16 tiles (a meld counts three), a winning Wenling hand 17: "
+    assert hand.problems == ("the hand holds 16 tiles (a meld counts three), where a winning Wenling hand holds 17: "
                              "a tile may be missing (any of 32 kinds would complete it)",)
     assert hand.suggestions == ()  # no guess among them: the player adds the tile
 
@@ -479,7 +482,7 @@ def test_false_back_in_the_concealed_row_of_a_wrong_hand_leaves_the_row_read() -
     (left, _, _, bottom), top = felt.xyxy[3], felt.xyxy[0][1]
     read = group_hand(_with(felt, box=[left - W - TOUCH, top + 20, left - TOUCH, bottom], code="back"), "daishan")
     assert (read.concealed, read.away) == ("123456789m1234567p", (0, 1, 2, 19))
-    assert "the hand holds 16 tiles (a meld counts three), a winning Daishan hand 14" in read.problems
+    assert "the hand holds 16 tiles (a meld counts three), where a winning Daishan hand holds 14" in read.problems
 
 
 def test_box_across_two_neighbours_is_a_double_left_out() -> None:

@@ -212,7 +212,7 @@ def test_a_winning_tile_given_answers_the_problem_of_none_set_apart() -> None:
     done = mjcam(str(photo), *asked, "--win-tile", "9p")
     assert done.returncode == 1 and done.stderr == (
         "mjcam read: the hand as read is no legal win: 1f 6f in the hand: Wenling lays them aside; the hand holds 16 "
-        "tiles (a meld counts three), a winning Wenling hand 17\n")
+        "tiles (a meld counts three), where a winning Wenling hand holds 17\n")
 
 
 def test_suggestions_name_the_tile_as_read_and_the_hand_they_make(tmp_path: Path) -> None:

@@ -88,8 +88,8 @@ def _size_problem(reading: HandReading, size: int, want: int, indicator: str | N
     if won_elsewhere(reading):
         return f"{WON_ELSEWHERE} ({size} tiles, a meld counting three)"
     kind = "a winning" if reading.winner else "a non-winner's"
-    text = (f"the hand holds {size} tile{'' if size == 1 else 's'} (a meld counts three), {kind} "
-            f"{scoring.REGIONS[reading.region].name} hand {want}")
+    text = (f"the hand holds {size} tile{'' if size == 1 else 's'} (a meld counts three), where {kind} "
+            f"{scoring.REGIONS[reading.region].name} hand holds {want}")
     completing = _completing(reading, indicator, options, seat) if size == want - 1 else []
     if len(completing) > MANY_COMPLETING:
         text += f": a tile may be missing (any of {len(completing)} kinds would complete it)"

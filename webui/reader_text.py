@@ -102,16 +102,19 @@ TABLE: tuple[tuple[re.Pattern[str], str], ...] = (
     _row(r"no tile is set apart as the winning tile", "没有单独放开的和牌张"),
     _row(r"wrong hand size", "手牌张数不对"),
     # vision.consistency._size_problem (the second form names the tiles that would complete the hand)
-    _row(r"the hand holds (?P<k>\d+) tiles? \(a meld counts three\), a winning (?P<region>{REGION}) hand (?P<want>\d+)"
+    _row(r"the hand holds (?P<k>\d+) tiles? \(a meld counts three\), where a winning (?P<region>{REGION}) hand "
+         r"holds (?P<want>\d+)"
          r": a tile may be missing \((?P<either>{TILE}(?: or {TILE})*) would complete it\)",
          "手牌共 {k} 张（每组吃碰杠按三张算），{region}麻将和牌应有 {want} 张：可能少了一张（补上{either}就能和牌）"),
-    _row(r"the hand holds (?P<k>\d+) tiles? \(a meld counts three\), a winning (?P<region>{REGION}) hand (?P<want>\d+)"
+    _row(r"the hand holds (?P<k>\d+) tiles? \(a meld counts three\), where a winning (?P<region>{REGION}) hand "
+         r"holds (?P<want>\d+)"
          r": a tile may be missing \(any of (?P<kinds>\d+) kinds would complete it\)",
          "手牌共 {k} 张（每组吃碰杠按三张算），{region}麻将和牌应有 {want} 张：可能少了一张（补上 {kinds} 种牌中的任何一种都能和牌）"),
-    _row(r"the hand holds (?P<k>\d+) tiles? \(a meld counts three\), a winning (?P<region>{REGION}) hand (?P<want>\d+)",
+    _row(r"the hand holds (?P<k>\d+) tiles? \(a meld counts three\), where a winning (?P<region>{REGION}) hand "
+         r"holds (?P<want>\d+)",
          "手牌共 {k} 张（每组吃碰杠按三张算），{region}麻将和牌应有 {want} 张"),
-    _row(r"the hand holds (?P<k>\d+) tiles? \(a meld counts three\), a non-winner's (?P<region>{REGION}) hand "
-         r"(?P<want>\d+)",
+    _row(r"the hand holds (?P<k>\d+) tiles? \(a meld counts three\), where a non-winner's (?P<region>{REGION}) "
+         r"hand holds (?P<want>\d+)",
          "手牌共 {k} 张（每组吃碰杠按三张算），{region}麻将未和牌者应有 {want} 张"),
     _row(r"a tile is set apart and the hand holds a winner's tiles: did this player win\? \((?P<k>\d+) tiles, a meld "
          r"counting three\)", "有一张牌单独放开，手牌张数是和牌的张数（{k} 张，每组吃碰杠按三张算）：这一家和牌了吗？"),

@@ -31,7 +31,7 @@ def flag_name(flag: str, rules: str | None = None) -> str:
     return own.get(flag, FLAGS_ZH[flag]).split("（")[0]
 
 BAICHENG_NEEDS = {
-    "三门全 (萬, 餅 and 條)": "三门全（萬、筒、條三门都有）",  # the page says 筒
+    "三门全 (all three suits: 萬, 筒 and 條)": "三门全（萬、筒、條三门都有）",
     "幺九 (a terminal or honour)": "幺九（一、九或字牌）",
     "有刻 (a triplet, kong, whirlwind or dragon pair)": "有刻（刻子、杠、旋风杠或箭牌对子）",
     "reading meeting 三门全, 幺九 and 有刻 at once": "同时满足三门全、幺九、有刻的组合",
