@@ -788,6 +788,7 @@ def test_no_score_is_shown_until_the_player_says_how_the_hand_was_won(browser, s
     expect(page.locator("#thumb-score")).to_have_text(re.compile(r"^Score[12] to set$"))  # how won, maybe the dealer
     expect(page.locator("#thumb-score small")).to_have_text(re.compile(r"^[12] to set$"))  # a line under "Score"
     expect(page.locator("#win-by")).to_have_class(re.compile(r"\bmissing\b"))  # ringed where it is set, "needed"
+    expect(page.locator("#thumb-score")).to_have_attribute("href", "#win-by")  # a tap goes there
     expect(page.locator("#need-list li.given")).not_to_contain_text(["How was the hand won"])
     page.locator('input[name="by"][value="discard"]').check()
     expect(page.locator("#score-needed")).to_contain_text("whose discard")
@@ -808,11 +809,17 @@ def test_no_score_is_shown_until_the_player_says_how_the_hand_was_won(browser, s
 
 def test_a_hand_one_tile_from_a_win_is_told_under_the_hand_and_mended_with_one_tap(browser, server):
     page = open_page(browser, server, "daishan")
-    type_hand(page, "123m456m789m123p1z5p", "5p")  # East where a 5 Dots would pair the winning 5 Dots
+    add_tiles(page, "123m456m789m123p1z5p")  # East where a 5 Dots would pair the winning 5 Dots
+    expect(page.locator("#win-group")).to_have_class(re.compile(r"\bmissing\b"))  # no winning tile marked yet
+    expect(page.locator("#thumb-score")).to_have_attribute("href", "#win-group")
+    page.locator('#groups [data-group="concealed"] .tile[data-code="5p"]').last.click()
+    page.locator("#act-win").click()
+    expect(page.locator("#win-group")).not_to_have_class(re.compile(r"\bmissing\b"))
     give_facts(page)
     expect(page.locator("#score-error")).to_contain_text("it would be one with 5 Dots changed to East, or East to 5 Dots")
     expect(page.locator("#score-problem-text")).to_have_text(page.locator("#score-error").inner_text())
     expect(page.locator("#thumb-score")).to_have_text("Score ⚠")
+    expect(page.locator("#thumb-score")).to_have_attribute("href", "#score-problem")  # to the changes, under the hand
     fixes = page.locator("#score-fixes button")
     expect(fixes).to_have_text(["5 Dots → East", "East → 5 Dots"])  # the winning tile, or the East in hand
     fixes.nth(1).click()
@@ -821,6 +828,7 @@ def test_a_hand_one_tile_from_a_win_is_told_under_the_hand_and_mended_with_one_t
     assert hand_codes(page) == ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p", "3p", "5p", "5p"]
     expect(page.locator("#undo-note")).to_have_text("East changed to 5 Dots.")
     expect(page.locator("#thumb-score")).to_have_text(re.compile(r"^Score \+\d+$"))
+    expect(page.locator("#thumb-score")).to_have_attribute("href", "#score")
     page.locator("#undo").click()  # brought back: refused again, the same changes offered
     expect(fixes).to_have_text(["5 Dots → East", "East → 5 Dots"])
     page.locator("#lang").click()
@@ -875,6 +883,29 @@ def test_a_hand_small_in_the_photo_is_shown_larger_its_boxes_labelled_by_short_n
     upload(page, "hand_004", english=False)  # a row across the photo: its band, as wide as the photo
     photo, shown = page.locator("#photo-img").bounding_box(), page.locator("#photo-wrap").bounding_box()
     assert photo["width"] < 1.2 * shown["width"]
+    assert page.errors == []
+
+
+def test_a_hand_among_other_tiles_is_shown_alone_and_the_whole_photo_on_a_tap(browser, server):
+    page = open_page(browser, server, "fuzhou")
+    detect = upload(page, "hand_009")  # a whole table: the hand, the discards, the others' tiles
+    held = [int(i) for i in page.locator("#overlay g.box:not(.unused)").evaluate_all("gs => gs.map((g) => g.dataset.index)")]
+    others = [i for i in range(len(detect["tiles"])) if i not in held]
+    assert len(held) >= 14 and others
+    x, y, w, h = (float(v) for v in page.locator("#overlay").get_attribute("viewBox").split())
+    inside = lambda box: x <= box[0] and y <= box[1] and box[2] <= x + w and box[3] <= y + h  # noqa: E731
+    assert all(inside(detect["tiles"][i]["box"]) for i in held)  # the hand's tiles, whatever else the photo shows
+    assert not all(inside(detect["tiles"][i]["box"]) for i in others)
+    view = page.locator("#photo-view")
+    expect(view).to_have_text("Whole photo")
+    view.click()
+    expect(page.locator("#overlay")).to_have_attribute("viewBox", f"0 0 {detect['width']} {detect['height']}")
+    expect(view).to_have_text("Just the hand")
+    view.click()
+    expect(page.locator("#overlay")).to_have_attribute("viewBox", re.compile(r"^(?!0 0 )"))
+    view.click()
+    upload(page, "hand_004")  # a new photo: its hand's part again
+    expect(view).to_have_text("Whole photo")
     assert page.errors == []
 
 
@@ -2003,14 +2034,15 @@ def test_payers_whose_items_only_make_up_their_payment_show_no_total_of_zero(bro
     expect(page.locator("#seat-score-1 h3")).to_have_text("Seat 1 · South — what its payment is made of")
     expect(page.locator("#seat-scores")).not_to_contain_text("total 0")
     why = page.locator("#payments tr td:nth-child(4)").first  # the power summed and raised, its terms after it
-    expect(why).to_have_text(re.compile(r"^the win: 1 × 2\d+ = \d+ \(\d+ 番( \+ (dealer|discarder|背靠背) 1)*\)$"))
+    expect(why).to_have_text(  # each term kept whole on a narrow screen: "dealer" and its 1 joined by no-break spaces
+        re.compile(r"^the win: 1 × 2\d+ = \d+ \(\d+\u00a0番( \+ (dealer|discarder|背靠背)\u00a01)*\)$"))
     expect(why.locator("sup")).to_have_text(re.compile(r"^\d+$"))
     row, payer = page.locator("#payments tr").nth(1).bounding_box(), page.locator("#payments tr td").first.bounding_box()
     cell = why.bounding_box()  # on a phone: under who pays whom, the row's whole width, not a column of a few words
     assert cell["x"] == payer["x"] and cell["y"] > payer["y"] and cell["width"] > 0.9 * row["width"]
     page.locator("#lang").click()
     expect(page.locator("#seat-score-0 .formula")).to_have_text(  # the winner's 番, then how each payer's is made
-        re.compile(r"^计算：和牌者 \d+ 番；每家付 底 × 2\(番数 \+ 庄 \+ 点炮 \+ 背靠背\)$"))
+        re.compile(r"^计算：和牌者\s\d+\s番；每家付 底 × 2\(番数 \+ 庄 \+ 点炮 \+ 背靠背\)$"))
     expect(page.locator("#seat-score-0 .formula sup")).to_have_text("(番数 + 庄 + 点炮 + 背靠背)")  # one power, bracketed
     page.locator("#options-box summary").click()
     page.select_option("#option-model", label="线性")

@@ -455,11 +455,21 @@ function showScoreMessage(message, isError = false, changes = []) {
   $("score-error").textContent = isError ? message : "";
   $("score-error").hidden = !isError;
   $("score-body").hidden = true;
-  const missing = state.hands.some(tileCount) ? missingFacts().length : 0;
-  $("thumb-score").replaceChildren(isError ? t("thumb_refused") : t("score"), // how many facts are left, under it
-    ...(!isError && missing ? [Object.assign(document.createElement("small"), { textContent: t("thumb_needs", { n: missing }) })] : []));
+  const waiting = isError ? [] : waitingFor();
+  $("thumb-score").replaceChildren(isError ? t("thumb_refused") : t("score"), // how many things are left, under it
+    ...(waiting.length ? [Object.assign(document.createElement("small"), { textContent: t("thumb_needs", { n: waiting.length }) })] : []));
   $("thumb-score").classList.toggle("alert", isError);
+  // a tap goes where the player acts: the refusal's changes under the hand, or the first thing left to set
+  $("thumb-score").setAttribute("href", `#${isError ? "score-problem" : waiting[0] ?? "score"}`);
   showRefusalAtHand(isError ? message : "", changes);
+}
+
+/** The ids of what the score waits for that the player sets on the page, in the page's order: the winner's winning
+ * tile (marked in the hand) and the facts under "The table" (`missingFacts`); none before there is a hand. */
+function waitingFor() {
+  if (!state.hands.some(tileCount)) return [];
+  const noWin = state.winner !== null && !state.hands[state.winner].win;
+  return [...(noWin ? [state.winner === state.seat ? "win-group" : "hand"] : []), ...missingFacts().map((key) => FACT_FIELDS[key] ?? "context")];
 }
 
 /** The scorer's refusal under the hand, and each of its one-tile changes of this seat's hand as a button. */
@@ -467,7 +477,7 @@ function showRefusalAtHand(message, changes = []) {
   $("score-problem").hidden = !message;
   $("score-problem-text").textContent = message;
   const fixes = changes.filter((change) => change.seat === state.seat && tileToChange(hand(), change.tile));
-  $("score-fixes-label").hidden = !fixes.length;
+  $("score-fixes-label").hidden = $("score-fixes").hidden = !fixes.length;
   $("score-fixes").replaceChildren(...fixes.map((change) => {
     const button = document.createElement("button");
     button.type = "button";
@@ -647,6 +657,11 @@ function renderHand() {
     const box = document.createElement("div");
     box.className = `group ${extraClass}`;
     box.dataset.group = gid;
+    if (gid === "win") { // the winner's winning tile, not yet marked: what the score waits for, ringed as a fact is
+      box.id = "win-group";
+      box.classList.toggle("missing", state.winner === state.seat && !h.win && tileCount(h) > 0);
+      box.dataset.needed = t("needed_mark");
+    }
     const label = header || document.createElement("h3");
     if (!header) label.textContent = title;
     const tiles = document.createElement("div");
@@ -707,7 +722,10 @@ function renderOverlay() {
   };
   if (photo.url && img.getAttribute("src") !== photo.url) img.src = photo.url;
   img.alt = t("photo_alt", { seat: seatLabel(state.seat) });
-  const [vx, vy, vw, vh] = shownRegion(photo);
+  const part = handRegion(photo);
+  const [vx, vy, vw, vh] = photo.whole || !part ? [0, 0, photo.width, photo.height] : part;
+  $("photo-view").hidden = !part;
+  $("photo-view").textContent = t(photo.whole ? "show_hand_part" : "show_whole_photo");
   const wrap = $("photo-wrap");
   wrap.style.aspectRatio = `${vw} / ${vh}`;
   wrap.classList.toggle("zoomed", vw < photo.width || vh < photo.height);
@@ -749,10 +767,13 @@ function renderOverlay() {
     Object.entries({ x: x1, y: y1, width: x2 - x1, height: y2 - y1, rx: stroke, "stroke-width": stroke }).forEach(([k, v]) => rect.setAttribute(k, v));
     const label = document.createElementNS(ns, "text");
     const size = Math.max(12, Math.min(x2 - x1, y2 - y1) * 0.42);
-    label.setAttribute("x", x1 + stroke);
+    label.textContent = code === "back" ? "▮" : tileLabel(code, state.lang);
+    const wide = [...label.textContent].reduce((w, c) => w + (c >= "\u2e80" ? 1 : 0.65), 0) * size; // a CJK character an em
+    const past = x1 + wide > vx + vw; // would run out of the picture: it ends at the box's end instead
+    label.setAttribute("x", past ? x2 - stroke : x1 + stroke);
+    label.setAttribute("text-anchor", past ? "end" : "start");
     label.setAttribute("y", y1 - stroke);
     label.setAttribute("font-size", size);
-    label.textContent = code === "back" ? "▮" : tileLabel(code, state.lang);
     const title = document.createElementNS(ns, "title");
     title.textContent = `${name} · ${Math.round(d.confidence * 100)}%`;
     g.append(title, rect, label);
@@ -779,19 +800,21 @@ function renderOverlay() {
 
 let overlayStop = null; // the detection whose box is the photo's one Tab stop (the last one focused)
 
-/** The part of the photo shown, [x, y, width, height]: where its boxes lie, with room around them (a tile's height,
- * more above for the labels), when that is under 0.9 of the photo either way (a hand small in the frame is shown
- * larger, its boxes larger to tap); else the whole photo. */
-function shownRegion(photo) {
-  const whole = [0, 0, photo.width, photo.height];
-  if (!photo.tiles.length) return whole;
-  const sides = photo.tiles.map(({ box: [x1, y1, x2, y2] }) => Math.max(x2 - x1, y2 - y1)).sort((a, b) => a - b);
+/** The part of the photo the hand lies in, [x, y, width, height], shown unless the player asks for the whole photo
+ * (`photo.whole`): the boxes of the hand's tiles (all boxes when fewer than three are in it), with room around them
+ * (a tile's length, more above for the names), when that is under 0.9 of the photo either way (a hand small in the
+ * frame, or other tiles on the table around it: the hand is shown larger, its boxes larger to tap); else null. */
+function handRegion(photo) {
+  const held = photo.tiles.filter((_, i) => locate(hand(), i));
+  const tiles = held.length >= 3 ? held : photo.tiles;
+  if (!tiles.length) return null;
+  const sides = tiles.map(({ box: [x1, y1, x2, y2] }) => Math.max(x2 - x1, y2 - y1)).sort((a, b) => a - b);
   const room = sides[sides.length >> 1];
-  const x1 = Math.max(0, Math.min(...photo.tiles.map(({ box }) => box[0])) - room);
-  const y1 = Math.max(0, Math.min(...photo.tiles.map(({ box }) => box[1])) - 1.5 * room);
-  const x2 = Math.min(photo.width, Math.max(...photo.tiles.map(({ box }) => box[2])) + room);
-  const y2 = Math.min(photo.height, Math.max(...photo.tiles.map(({ box }) => box[3])) + room);
-  return x2 - x1 < 0.9 * photo.width || y2 - y1 < 0.9 * photo.height ? [x1, y1, x2 - x1, y2 - y1] : whole;
+  const x1 = Math.max(0, Math.min(...tiles.map(({ box }) => box[0])) - room);
+  const y1 = Math.max(0, Math.min(...tiles.map(({ box }) => box[1])) - 1.5 * room);
+  const x2 = Math.min(photo.width, Math.max(...tiles.map(({ box }) => box[2])) + room);
+  const y2 = Math.min(photo.height, Math.max(...tiles.map(({ box }) => box[3])) + room);
+  return x2 - x1 < 0.9 * photo.width || y2 - y1 < 0.9 * photo.height ? [x1, y1, x2 - x1, y2 - y1] : null;
 }
 
 /** Box indices in reading order (Tab follows it): rows from the top, each from the left, rows slanted as the
@@ -1136,6 +1159,7 @@ function renderScore(result) {
   $("score-needed").hidden = true;
   $("score-body").hidden = false;
   $("thumb-score").classList.remove("alert");
+  $("thumb-score").setAttribute("href", "#score");
   showRefusalAtHand("");
   renderBlankSeats();
   // an indicator the rules do not ask for (Baicheng's 宝, often not turned up yet) and not given: said to be left out
@@ -1256,7 +1280,8 @@ const FORMULA_ZH = [
  * the page, tile codes drawn as small tiles ("(0 + 20) × 2^3", "9 from P2", "明杠 1111s" → "(0 + 20) × 2³",
  * "9 from Seat 2", "明杠 🀙🀙🀙🀙"), in Chinese on the Chinese page. */
 function formulaHtml(formula) {
-  const text = state.lang === "zh" ? FORMULA_ZH.reduce((out, [pattern, zh]) => out.replace(pattern, zh), formula) : formula;
+  const text = (state.lang === "zh" ? FORMULA_ZH.reduce((out, [pattern, zh]) => out.replace(pattern, zh), formula) : formula)
+    .replace(/([A-Za-z\u2e80-\u9fff]) (\d)/g, "$1\u00a0$2").replace(/(\d) ([番底分元])/g, "$1\u00a0$2"); // "dealer 1", "4 番" whole
   return withTiles(text.replace(/\bP([0-3])\b/g, (_, n) => t("seat_only", { n })))
     .replace(/\^(\([^)]*\)|\w+)/g, (_, power) => `<sup>${power}</sup>`);
 }
@@ -1965,6 +1990,11 @@ function setUpControls() {
     render();
   });
   $("regroup-retry").addEventListener("click", regroup);
+  $("photo-view").addEventListener("click", () => { // the whole photo, or back to the hand's part of it
+    const photo = state.photos[state.seat];
+    photo.whole = !photo.whole;
+    renderOverlay();
+  });
   $("indicator-pick").addEventListener("click", openIndicatorPicker);
   $("indicator-clear").addEventListener("click", () => {
     Object.assign(state, { indicator: null, indicatorSaid: true, indicatorAside: null });
