@@ -478,6 +478,39 @@ def write_y4m(path: Path, photo: Path, frames: int = 30) -> None:
             f.write(b"FRAME\n" + planes)
 
 
+def test_a_webcam_keeps_the_hand_under_an_arm_and_starts_a_new_deal_for_another_hand(browser, tmp_path):
+    first, other = (next(VALID_IMAGES.glob(f"{stem}_*.jpg")) for stem in ("hand_004", "hand_007"))
+    covered = cv2.resize(cv2.imread(str(first)), (640, 480), interpolation=cv2.INTER_AREA)
+    cv2.ellipse(covered, (470, 240), (200, 120), 10, 0, 360, (120, 160, 215), -1)  # an arm resting over half the row
+    cv2.imwrite(str(tmp_path / "covered.jpg"), covered)
+    video = tmp_path / "table.avi"
+    write_table_video(video, [first, tmp_path / "covered.jpg", first, other], fps=10, still_seconds=4.0)
+    process, url = start_server("--camera", str(video))
+    try:
+        page = open_page(browser, url, "daishan")
+        expect(page.locator("#photo-img")).to_have_attribute("src", re.compile(r"captures/1\.jpg"), timeout=20_000)
+        page.locator('input[name="by"][value="self_draw"]').check()  # a fact of this deal
+        page.locator('#groups [data-group="concealed"] .tile[data-code]').first.click()
+        pick(page, "5s")  # and a correction
+        corrected = hand_codes(page)
+        expect(page.locator("#status")).to_have_text(re.compile(
+            r"^The camera saw [1-9]\d? of the hand's 14 tiles \(something over it\?\): the hand is kept"), timeout=20_000)
+        assert hand_codes(page) == corrected
+        expect(page.locator("#status")).to_have_text(  # the arm gone: the same hand, the correction kept
+            "The camera sees Seat 0's hand as read before: kept as it is, with any corrections.", timeout=20_000)
+        assert hand_codes(page) == corrected
+        expect(page.locator("#photo-img")).to_have_attribute("src", re.compile(r"captures/4\.jpg"), timeout=20_000)
+        assert hand_codes(page) != corrected  # another hand: a new deal, how it was won asked again
+        expect(page.locator('input[name="by"]:checked')).to_have_count(0)
+        expect(page.locator("#undo-bar")).to_be_visible()
+        page.locator("#undo").click()  # the last deal back, its facts too
+        assert hand_codes(page) == corrected
+        expect(page.locator('input[name="by"][value="self_draw"]')).to_be_checked()
+        assert page.errors == []
+    finally:
+        stop(process)
+
+
 def test_a_table_camera_error_is_labelled_on_the_chinese_page(browser, tmp_path):
     video = tmp_path / "table.avi"
     felt = tmp_path / "felt.jpg"

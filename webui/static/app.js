@@ -1638,7 +1638,7 @@ function forgetPhotosBeingRead(seats) {
 /** Read a photo (``photoUrl``: what shows it, or a promise of it) as the seat's hand. A photo with no tile
  * changes nothing; a hand it replaces can be brought back (Undo). Only the seat's latest photo's answer is
  * taken; one read with rules, indicator or options changed meanwhile is read again. */
-async function requestReading(seat, photoUrl, endpoint, form, { camera = false } = {}) {
+async function requestReading(seat, photoUrl, endpoint, form, { camera = false, asked: taken = false } = {}) {
   const fields = readingFields(seat);
   const asked = readWith(seat);
   for (const [name, value] of Object.entries(fields)) form.append(name, typeof value === "object" ? JSON.stringify(value) : value);
@@ -1655,7 +1655,19 @@ async function requestReading(seat, photoUrl, endpoint, form, { camera = false }
   const read = handTiles(answer);
   const seen = camera ? [0, 1, 2, 3].find((other) => state.photos[other]?.read === read) : undefined;
   if (seen !== undefined) return setStatus(() => t("camera_same", { seat: seatLabel(seen) }));
+  const last = state.photos[seat]?.read;
+  const held = read ? read.split(" ").length : 0;
+  const had = last ? last.split(" ").length : 0;
+  // a capture the camera took by itself of part of the hand read before (an arm or a hand over it): not taken
+  if (camera && !taken && had >= PARTIAL_MIN && held < PARTIAL_SHARE * had && sharedTiles(read, last) >= 0.8 * held) {
+    return setStatus(() => t("camera_partial", { n: held, m: had }));
+  }
   const before = tileCount(state.hands[seat]) ? snapshot() : null;
+  // the camera's capture of another hand than the seat's last: a new deal, its facts asked afresh (New hand)
+  if (camera && had && sharedTiles(read, last) < 0.5 * Math.max(held, had)) {
+    clearTable();
+    renderRegionFields(); // the events unticked
+  }
   state.photos[seat] = { url, readWith: asked, read, width: answer.width, height: answer.height, tiles: answer.tiles };
   applyReading(seat, answer, answer.tiles.map((d) => d.tile));
   claimWinner(seat);
@@ -1664,6 +1676,24 @@ async function requestReading(seat, photoUrl, endpoint, form, { camera = false }
   render();
   if (seat === state.seat && !camera) bringPhotoIntoView(); // the table camera's view is where the player left it
   if (readStale(state.photos[seat], seat)) regroup();
+}
+
+/** A capture the camera took by itself that shows fewer than PARTIAL_SHARE of the tiles of the seat's hand read
+ * before (at least PARTIAL_MIN), most of them among those, is part of that hand covered: not taken. */
+const PARTIAL_SHARE = 0.75;
+const PARTIAL_MIN = 8;
+
+/** How many tiles two readings' tile lists (`handTiles`) have in common, each kind as often as both hold it. */
+function sharedTiles(a, b) {
+  const count = new Map();
+  for (const code of (a || "").split(" ").filter(Boolean)) count.set(code, (count.get(code) ?? 0) + 1);
+  let shared = 0;
+  for (const code of (b || "").split(" ").filter(Boolean)) {
+    if (!count.get(code)) continue;
+    count.set(code, count.get(code) - 1);
+    shared += 1;
+  }
+  return shared;
 }
 
 /** The tiles a reading (of /api/detect) takes into the hand, sorted, as text: whether a capture shows the hand a
@@ -1886,13 +1916,13 @@ function setUpTableCamera() {
   live.addEventListener("error", () => setTimeout(nextFrame, 800));
   live.alt = t("live_alt");
   nextFrame();
-  const readCapture = (id) => {
+  const readCapture = (id, asked = false) => {
     lastCapture = `${run}:${id}`;
     try {
       window.sessionStorage.setItem(CAPTURE_KEY, JSON.stringify(lastCapture));
     } catch {} // storage blocked: a reload reads the capture again
     const query = run ? `?run=${encodeURIComponent(run)}` : ""; // the same id in another server run is another picture
-    requestReading(state.seat, `/api/camera/captures/${id}.jpg${query}`, `/api/camera/captures/${id}/detect${query}`, new FormData(), { camera: true });
+    requestReading(state.seat, `/api/camera/captures/${id}.jpg${query}`, `/api/camera/captures/${id}/detect${query}`, new FormData(), { camera: true, asked });
   };
   const cameraLine = (status) => {
     if (status.error) return status.lost ? t("camera_lost") : t("camera_error", { why: status.error }); // the server's English
@@ -1916,8 +1946,14 @@ function setUpTableCamera() {
   $("capture-now").addEventListener("click", async () => {
     const { answer, error } = await post("/api/camera/capture", undefined, "photo_error");
     if (error) return setStatus(error, { error: true });
-    readCapture(answer.id);
+    readCapture(answer.id, true); // asked for: taken even if it shows less than the hand read before
   });
+}
+
+/** A new hand: the table emptied (hands, photos, who won how, dealer, indicator, events), the settings kept. */
+function clearTable() {
+  Object.assign(state, emptyTable(state.seat), { streakTyped: false }); // the streak kept is the last dealer's
+  saveSettings();
 }
 
 // -------------------------------------------------------------------------------------- set-up
@@ -2022,8 +2058,7 @@ function setUpControls() {
   });
   $("new-hand").addEventListener("click", () => {
     const before = snapshot();
-    Object.assign(state, emptyTable(state.seat), { streakTyped: false }); // the streak kept is the last dealer's
-    saveSettings();
+    clearTable();
     forgetPhotosBeingRead([0, 1, 2, 3]);
     setStatus(NO_STATUS);
     if (snapshot() !== before) offerUndo(before, () => t("new_hand_started"));
