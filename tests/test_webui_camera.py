@@ -122,6 +122,19 @@ def test_capture_now_and_status(video):
     assert status["capture"] == 1 and status["frames"] == 1 and status["size"] == [320, 240]
 
 
+def test_a_stream_that_sends_no_frame_for_three_seconds_is_said_lost_and_its_stillness_starts_again(video):
+    # a stream paused while its connection stays open: OpenCV's read waits about 30 s before it fails
+    camera = Camera(str(video))
+    for t in range(11):
+        camera.process(picture(1), t / 10)  # still for a second: captured
+    assert camera.status(now=3.0)["error"] is None  # 2 s without a frame: not yet
+    stalled = camera.status(now=4.5)
+    assert stalled["lost"] is True and stalled["error"] == f"camera source {video}: no frame for 4 s"
+    camera.process(picture(1), 20.0)  # frames again, the same picture
+    again = camera.status(now=20.0)
+    assert again["error"] is None and again["lost"] is False and again["still_seconds"] == 0.0  # not "still 19 s"
+
+
 def played_to_the_end(source: str, seconds: float, poll: float) -> tuple[Camera, dict]:
     """A camera on a video file, stopped once it has ended (or after ``seconds``), and its status then."""
     camera = Camera(source).start()

@@ -51,6 +51,9 @@ NO_FRAME = "no frame, reopening"
 """The end of the status error of a source that stopped sending frames (``lost`` in the status: the page says
 it in its own words)."""
 REOPEN_SECONDS = 2.0
+STALL_SECONDS = 3.0
+"""A source that sends no frame for this long has stalled (a stream that stays open but sends nothing: OpenCV's
+read waits about 30 s before it fails): said as lost, and its stillness clock starts again with the next frame."""
 
 
 def parse_source(text: str) -> int | str:
@@ -211,6 +214,8 @@ class Camera:
         settings = self.settings
         with self._lock:
             previous = self._previous_small
+            if self._frame_count and now - self._last_time > STALL_SECONDS:
+                self._still_since = None  # a gap is no stillness seen
             self._frame, self._previous_small, self._last_time = frame, small, now
             self._frame_count += 1
             if previous is not None and (changed_fraction(small, previous, dim_delta(small, previous, settings.pixel_delta))
@@ -265,17 +270,21 @@ class Camera:
                 self._live_jpeg = cached
         return cached[1]
 
-    def status(self) -> dict[str, Any]:
+    def status(self, now: float | None = None) -> dict[str, Any]:
         """Source, frames read, seconds the picture has been still, the latest capture's id, end or error (``lost``:
-        the source stopped sending frames)."""
+        the source stopped sending frames, or has sent none for STALL_SECONDS by ``now``, `time.monotonic`)."""
+        now = time.monotonic() if now is None else now
         with self._lock:
             still = 0.0 if self._still_since is None else self._last_time - self._still_since
+            stalled = not self._ended and self._frame_count > 0 and now - self._last_time > STALL_SECONDS
+            error = self._error or (f"camera source {self.source}: no frame for {now - self._last_time:.0f} s"
+                                    if stalled else None)
             return {
                 "source": str(self.source),
                 "running": self._thread is not None and self._thread.is_alive(),
                 "ended": self._ended,
-                "error": self._error,
-                "lost": self._error is not None and self._error.endswith(NO_FRAME),
+                "error": error,
+                "lost": self._error is not None and self._error.endswith(NO_FRAME) or stalled,
                 "frames": self._frame_count,
                 "still_seconds": round(still, 2),
                 "capture": next(reversed(self._captures), None),
