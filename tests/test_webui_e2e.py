@@ -531,6 +531,11 @@ def test_a_table_camera_error_is_labelled_on_the_chinese_page(browser, tmp_path)
         expect(page.locator("#camera-status")).to_have_text("摄像头出错（英文说明）：camera source 0: the device is gone")
         status |= {"error": "camera source 0: no frame, reopening", "lost": True}  # one it has
         expect(page.locator("#camera-status")).to_have_text("摄像头没有画面：正在重新连接…（显示的是最后一帧）")
+        page.unroute("**/api/camera")
+        page.route("**/api/camera", lambda route: route.abort())  # the server stopped
+        expect(page.locator("#camera-status")).to_have_text("连不上服务器。")
+        expect(page.locator("#camera-status")).to_have_class(re.compile(r"\berror\b"))
+        expect(page.locator("#capture-now")).to_be_disabled()
         assert errors == []
     finally:
         stop(process)

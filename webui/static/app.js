@@ -1937,8 +1937,10 @@ function setUpTableCamera() {
       $("camera-status").classList.toggle("error", !!status.error);
       $("capture-now").disabled = !!status.error; // a stalled camera's last picture is no capture
       if (status.capture !== null && `${run}:${status.capture}` !== lastCapture) readCapture(status.capture);
-    } catch {
+    } catch { // the server cannot be reached: said as an error, and nothing to capture until it answers again
       $("camera-status").textContent = t("no_server");
+      $("camera-status").classList.add("error");
+      $("capture-now").disabled = true;
     }
     setTimeout(poll, 500);
   };
