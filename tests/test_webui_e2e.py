@@ -1837,6 +1837,8 @@ def test_the_score_shows_how_each_total_is_worked_out_and_the_winners_sets(brows
     expect(triplet).not_to_contain_text("111m")
     assert [tile.get_attribute("data-code") for tile in triplet.locator(".set .tile").all()] == ["1m"] * 3
     page.locator("#score").screenshot(path=ARTIFACTS / "e2e-score-worked-out.png")
+    no_de = page.locator("#seat-score-0 .items summary").filter(has_text="无“得”")
+    expect(no_de.locator(".rule")).to_have_count(0)  # "no 得 无“得”", not "无“得” 无得" after it in English too
     why = page.locator("#payments tr td:nth-child(4)")  # who pays whom, and why: in the page's language
     expect(why.first).to_have_text("to the winner (points ÷ 10)")
     page.locator("#lang").click()

@@ -1243,7 +1243,7 @@ function renderBlankSeats() {
  * brackets Chinese (平和（1花）). */
 function itemNames(item) {
   const zh = state.lang === "zh";
-  const bare = (text) => (text ?? "").replace(zh ? /[\s“”"「」()（）:：]/g : /\s/g, "");
+  const bare = (text) => (text ?? "").replace(/[\s“”"「」()（）:：]/g, ""); // 无“得” holds 无得, on either page
   const term = zh ? (item.rule ?? "").replace(/\s*\(([^()]*)\)/g, "（$1）") : item.rule;
   const rule = item.rule && !bare(item.name_zh).includes(bare(item.rule)) ? ` <small class="rule">${escapeHtml(term)}</small>` : "";
   if (!zh) return `<span>${withTiles(item.name ?? "")}</span> <small>${withTiles(item.name_zh ?? "")}</small>${rule}`;
