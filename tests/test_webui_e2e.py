@@ -887,6 +887,12 @@ def test_on_a_wide_screen_the_score_is_under_the_table_beside_the_photo(browser,
     photo, table, score = (page.locator(sel).bounding_box() for sel in ("#capture", "#context", "#score"))
     assert score["x"] == table["x"] > photo["x"] + photo["width"]  # the right column, not under the photo
     assert table["y"] + table["height"] < score["y"] < table["y"] + table["height"] + 40  # just below the facts
+    pill = page.locator("#thumb-score")  # and the net in view wherever the page is: the thumb bar's score alone
+    expect(pill).to_have_text(re.compile(r"^Score \+\d+$"))
+    expect(pill).to_be_in_viewport()
+    expect(page.locator(".thumb-bar a[href='#hand']")).to_be_hidden()
+    page.evaluate("scrollTo(0, 0)")
+    expect(pill).to_be_in_viewport()
     assert page.errors == []
 
 
