@@ -489,6 +489,8 @@ def test_a_webcam_keeps_the_hand_under_an_arm_and_starts_a_new_deal_for_another_
     try:
         page = open_page(browser, url, "daishan")
         expect(page.locator("#photo-img")).to_have_attribute("src", re.compile(r"captures/1\.jpg"), timeout=20_000)
+        expect(page.locator("#camera-status")).to_have_text(  # not "still 3.5 s", as if a capture were coming
+            "Watching: the picture is still and was captured; a hand laid down next is captured once it stays still.")
         page.locator('input[name="by"][value="self_draw"]').check()  # a fact of this deal
         page.locator('#groups [data-group="concealed"] .tile[data-code]').first.click()
         pick(page, "5s")  # and a correction

@@ -1926,7 +1926,10 @@ function setUpTableCamera() {
   };
   const cameraLine = (status) => {
     if (status.error) return status.lost ? t("camera_lost") : t("camera_error", { why: status.error }); // the server's English
-    return status.ended ? t("camera_ended") : t("camera_watching", { s: status.still_seconds.toFixed(1) });
+    if (status.ended) return t("camera_ended");
+    if (photosBeingRead.has(state.seat)) return t("camera_reading"); // a capture being read
+    // still for less than a second: a capture coming; longer: the picture already captured (or the same as before)
+    return status.still_seconds < 1 ? t("camera_watching", { s: status.still_seconds.toFixed(1) }) : t("camera_still");
   };
   const poll = async () => {
     try {
