@@ -11,6 +11,8 @@ Public API:
 - ``RecordError`` (a ValueError): every invalid record, with one line naming the problem.
 - ``is_winning_hand(rules, concealed, melds, indicator=None, options=None, flowers="", *, seat=0, dealer=0)``:
   whether the tiles (winner's size) form a legal self-drawn win of that seat, wilds considered; no settlement.
+- ``lacking_conditions(rules, concealed, melds, …)``: for a complete hand the region refuses all the same, the
+  conditions it lacks (Baicheng's 三门全, 幺九, 有刻), in the rules' terms; "" otherwise.
 - ``check_setting(rules, indicator=None, options=None)``: ``RecordError`` unless the table's settings are valid.
 - ``laid_aside(rules, indicator=None, options=None)``: the tiles those rules lay aside with the flowers.
 - ``REGIONS``: ``{key: RegionInfo}`` for every implemented region. A RegionInfo gives ``name`` and
@@ -32,11 +34,11 @@ import importlib.util
 from typing import Any
 
 from scoring.record import RULES, RecordError, Table, parse_table
-from scoring.region import NoWin, Region, RegionInfo
+from scoring.region import NoWin, Region, RegionInfo, ShortOfConditions
 from scoring.tiles import brief
 
 __all__ = ["REGIONS", "NoWin", "RecordError", "RegionInfo", "Table", "check_setting", "is_winning_hand",
-           "laid_aside", "score_table", "score_valid_table", "validate_table"]
+           "lacking_conditions", "laid_aside", "score_table", "score_valid_table", "validate_table"]
 
 
 def _load_regions() -> dict[str, Region]:
@@ -118,6 +120,20 @@ def is_winning_hand(rules: str, concealed: list[str] | str, melds: list[dict], i
     self-drawn win of seat ``seat`` under ``rules``. A hand that breaks a record check (five of a kind,
     wrong size, a misplaced tile) is no win; malformed tiles or unknown rules/options raise RecordError.
     """
+    return _self_drawn_refusal(rules, concealed, melds, indicator, options, flowers, seat, dealer) is None
+
+
+def lacking_conditions(rules: str, concealed: list[str] | str, melds: list[dict], indicator: str | None = None,
+                       options: dict | None = None, flowers: str = "", *, seat: int = 0) -> str:
+    """For a hand `is_winning_hand` refuses though complete, the region's conditions it lacks, in the rules' terms
+    (Baicheng's "三门全 (all three suits: 萬, 筒 and 條)", several joined by " and no "); "" otherwise."""
+    refusal = _self_drawn_refusal(rules, concealed, melds, indicator, options, flowers, seat, 0)
+    return refusal.lacks if isinstance(refusal, ShortOfConditions) else ""
+
+
+def _self_drawn_refusal(rules: str, concealed: list[str] | str, melds: list[dict], indicator: str | None,
+                        options: dict | None, flowers: str, seat: int, dealer: int) -> RecordError | None:
+    """Why the hand is no self-drawn win (`is_winning_hand`), None when it is one; malformed input raises."""
     region = region_of(rules)
     text = concealed if isinstance(concealed, str) else "".join(concealed)
     blank = {"concealed": "", "melds": [], "flowers": ""}
@@ -127,11 +143,11 @@ def is_winning_hand(rules: str, concealed: list[str] | str, melds: list[dict], i
               "players": players, "win": None}
     table = parse_table(record, region.info)
     if not table.players[seat].concealed:
-        return False
+        return RecordError("no tiles in hand")
     win_tile = table.players[seat].concealed[-1]
     record["win"] = {"player": seat, "tile": win_tile, "by": "self_draw", "flags": []}
     try:
         region.check(parse_table(record, region.info))
-    except RecordError:
-        return False
-    return True
+    except RecordError as error:
+        return error
+    return None

@@ -15,7 +15,7 @@ from typing import Any
 from scoring.hands import SEQUENCE, WHIRLWIND, Block, HandSpec, Reading, readings
 from scoring.items import Item, Rule
 from scoring.record import Player, RecordError, Table
-from scoring.region import DISCARD_PAYER_NAMES, MAX_STAKE, OptionInfo, Region, RegionInfo
+from scoring.region import DISCARD_PAYER_NAMES, MAX_STAKE, OptionInfo, Region, RegionInfo, ShortOfConditions
 from scoring.result import Payment, Result, SeatResult, net_of, others, paying_seats
 from scoring.tiles import DRAGONS, format_tiles, is_flower, is_yaojiu, number, suit
 
@@ -241,9 +241,9 @@ class Baicheng(Region):
         conditions = {"三门全 (all three suits: 萬, 筒 and 條)": "three_suits", "幺九 (a terminal or honour)": "has_yaojiu",
                       "有刻 (a triplet, kong, whirlwind or dragon pair)": "has_triplet"}
         missing = [name for name, test in conditions.items() if not any(getattr(h, test) for h in found)]
-        raise RecordError(f"players[{table.win.player}]'s hand is complete but has no "
-                          + (" and no ".join(missing) if missing else "reading meeting 三门全, 幺九 and 有刻 at once")
-                          + ", so it is no win under baicheng rules")
+        lacks = " and no ".join(missing) if missing else "reading meeting 三门全, 幺九 and 有刻 at once"
+        raise ShortOfConditions(f"players[{table.win.player}]'s hand is complete but has no {lacks}, so it is no win "
+                                "under baicheng rules", lacks)
 
     # -- the hand --------------------------------------------------------------------------------------------------
     def readings(self, table: Table) -> tuple[Reading, ...]:

@@ -167,6 +167,15 @@ class NoWin(RecordError):
         self.near = near
 
 
+class ShortOfConditions(RecordError):
+    """A complete hand the region refuses for conditions it lacks (Baicheng's 三门全, 幺九, 有刻): ``lacks``, them
+    in the rules' terms ("三门全 (…) and no 幺九 (…)")."""
+
+    def __init__(self, message: str, lacks: str) -> None:
+        super().__init__(message)
+        self.lacks = lacks
+
+
 class Region:
     """A region's rules. Subclasses set ``info`` and implement `is_win` and `score`."""
 

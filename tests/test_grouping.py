@@ -327,6 +327,13 @@ def test_doubtful_tile_suggests_its_alternative_with_probability() -> None:
     assert 0.5 < best.probability <= 1
 
 
+def test_a_complete_hand_that_lacks_a_condition_of_its_rules_says_which() -> None:
+    # Baicheng asks for all three suits (三门全): 123m 456m 789p 111p 55m is complete, but has no bamboo
+    hand = group_hand(laid((0, row("1m 2m 3m 4m 5m 6m 7p 8p 9p 1p 1p 1p 5m", "5m"))), "baicheng")
+    assert hand.problems == ("these tiles are no winning Baicheng hand: complete, but no 三门全 (all three suits: "
+                             "萬, 筒 and 條)",)
+
+
 def test_misread_meld_tile_is_fixed_by_its_alternative() -> None:
     misread = {13: (0.5, (("9p", 0.45),))}
     hand = group_hand(laid(DAISHAN, (1, row("9p* 9p 8p")), reads=misread), "daishan")

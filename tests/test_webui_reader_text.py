@@ -87,6 +87,9 @@ CASES = {
         "4号牌「六筒」应是「五筒」"),
     "no winning hand": (lambda: _read(laid((0, row("1m 2m 3m 4p 6p 6p 7s 8s 9s 5z", "5z")), PUNG), "daishan"),
                         "这些牌不成岱山麻将的和牌"),
+    "a complete hand lacking a condition": (  # Baicheng: no bamboo (三门全)
+        lambda: _read(laid((0, row("1m 2m 3m 4m 5m 6m 7p 8p 9p 1p 1p 1p 5m", "5m"))), "baicheng"),
+        "这些牌不成白城麻将的和牌：牌型已成，但没有三门全（萬、筒、條三门都有）"),
     "a false tile": (lambda: _read(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 5z 7p", "5z")), PUNG,
                                         reads={10: (0.3, (("6p", 0.02),))}), "daishan"),
                      "10号牌「七筒」不是牌，是误识别"),
@@ -147,7 +150,7 @@ def _sentences(function) -> list[str]:
 
 
 @pytest.mark.parametrize("function, count", [
-    (grouping.read_layout, 2), (grouping._read_meld, 5), (consistency.check_hand, 7),
+    (grouping.read_layout, 2), (grouping._read_meld, 5), (consistency.check_hand, 8),
     (consistency._size_problem, 5), (consistency._describe, 2), (consistency._missing, 1)])
 def test_no_sentence_of_the_reader_is_left_out_of_these_cases(function, count):
     """A sentence added to (or dropped from) the functions that write problems and suggestions: give it its

@@ -77,7 +77,9 @@ def check_hand(reading: HandReading, *, indicator: str | None = None, options: d
     if size != want:
         problems.append(_size_problem(reading, size, want, indicator, options, seat))
     if not problems and reading.winner and not _wins(reading, indicator, options, seat):
-        problems.append(f"these tiles are no winning {info.name} hand")
+        lacks = _lacks(reading, indicator, options, seat)
+        because = f": complete, but no {lacks}" if lacks else ""
+        problems.append(f"these tiles are no winning {info.name} hand{because}")
     return tuple(problems)
 
 
@@ -121,6 +123,18 @@ region's conditions ask for them (幺九, 三门全)."""
 
 def _fill_order(tile: str) -> tuple[bool, str, str]:
     return not is_yaojiu(tile), tile[0], tile[1]
+
+
+def _lacks(reading: HandReading, indicator: str | None, options: dict[str, Any] | None, seat: int) -> str:
+    """The conditions of its region a complete hand lacks (Baicheng's 三门全, 幺九, 有刻: `scoring.lacking_conditions`);
+    "" for none, or a kong shown all face down (its kind unknown)."""
+    melds = [dict(m) for m in reading.melds]
+    concealed = parse_tiles(reading.concealed)
+    if reading.win_tile not in concealed or any(not m["tiles"] for m in melds):
+        return ""
+    concealed.remove(reading.win_tile)
+    return scoring.lacking_conditions(reading.region, concealed + [reading.win_tile], melds, indicator, options,
+                                      reading.flowers, seat=seat)
 
 
 def _wins(reading: HandReading, indicator: str | None, options: dict[str, Any] | None, seat: int) -> bool:

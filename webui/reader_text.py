@@ -52,8 +52,23 @@ def _changes(text: str) -> str:
                     for i, read, to in re.findall(CHANGE, text))
 
 
+BAICHENG_NEEDS = {
+    "三门全 (all three suits: 萬, 筒 and 條)": "三门全（萬、筒、條三门都有）",
+    "幺九 (a terminal or honour)": "幺九（一、九或字牌）",
+    "有刻 (a triplet, kong, whirlwind or dragon pair)": "有刻（刻子、杠、旋风杠或箭牌对子）",
+    "reading meeting 三门全, 幺九 and 有刻 at once": "同时满足三门全、幺九、有刻的组合",
+}
+"""What a complete Baicheng hand may lack (`scoring.baicheng`), in Chinese."""
+
+
+def lacks_in_chinese(text: str) -> str:
+    """What a complete hand lacks, "三门全 (…) and no 幺九 (…)" (`scoring.lacking_conditions`), in Chinese."""
+    return "，也没有".join(BAICHENG_NEEDS[need] for need in text.split(" and no "))
+
+
 CONVERT: dict[str, Callable[[str], str]] = {
     "tiles": tiles_in_chinese,
+    "lacks": lacks_in_chinese,
     "region": REGION_ZH.__getitem__,
     "it": {"it": "这张牌", "them": "这些牌"}.__getitem__,
     "count": {"one": "一", "four": "四"}.__getitem__,
@@ -118,6 +133,8 @@ TABLE: tuple[tuple[re.Pattern[str], str], ...] = (
          "手牌共 {k} 张（每组吃碰杠按三张算），{region}麻将未和牌者应有 {want} 张"),
     _row(r"a tile is set apart and the hand holds a winner's tiles: did this player win\? \((?P<k>\d+) tiles, a meld "
          r"counting three\)", "有一张牌单独放开，手牌张数是和牌的张数（{k} 张，每组吃碰杠按三张算）：这一家和牌了吗？"),
+    _row(r"these tiles are no winning (?P<region>{REGION}) hand: complete, but no (?P<lacks>.+)",
+         "这些牌不成{region}麻将的和牌：牌型已成，但没有{lacks}"),
     _row(r"these tiles are no winning (?P<region>{REGION}) hand", "这些牌不成{region}麻将的和牌"),
     # vision.consistency._missing (a suggestion's text)
     _row(r"a tile is missing: (?P<tiles>{TILE})", "少了一张：补上{tiles}"),

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 
 from scoring import REGIONS
-from webui.reader_text import TILE, pattern_row, tiles_in_chinese, translate
+from webui.reader_text import TILE, lacks_in_chinese, pattern_row, tiles_in_chinese, translate
 
 FLAGS_ZH = {
     "kong_replacement": "杠上开花", "last_tile": "海底捞月", "heaven": "天和", "earth": "地胡", "rob_gold": "抢金",
@@ -30,13 +30,6 @@ def flag_name(flag: str, rules: str | None = None) -> str:
     own = {name: zh for name, _, zh in info.flag_names} if info else {}
     return own.get(flag, FLAGS_ZH[flag]).split("（")[0]
 
-BAICHENG_NEEDS = {
-    "三门全 (all three suits: 萬, 筒 and 條)": "三门全（萬、筒、條三门都有）",
-    "幺九 (a terminal or honour)": "幺九（一、九或字牌）",
-    "有刻 (a triplet, kong, whirlwind or dragon pair)": "有刻（刻子、杠、旋风杠或箭牌对子）",
-    "reading meeting 三门全, 幺九 and 有刻 at once": "同时满足三门全、幺九、有刻的组合",
-}
-"""What a complete Baicheng hand may lack (`scoring.baicheng`), in Chinese."""
 
 CONVERT: dict[str, Callable[[str], str]] = {
     "tiles": tiles_in_chinese,
@@ -47,7 +40,7 @@ CONVERT: dict[str, Callable[[str], str]] = {
     "by": {"discard": "点炮和", "rob_kong": "抢杠和", "self_draw": "自摸和"}.__getitem__,
     "won": {"on a discard": "点炮和", "by robbing a kong": "抢杠和"}.__getitem__,
     "flag": FLAGS_ZH.__getitem__,
-    "lacks": lambda text: "，也没有".join(BAICHENG_NEEDS[need] for need in text.split(" and no ")),
+    "lacks": lacks_in_chinese,
     "near": lambda text: "，或".join(f"把{tiles_in_chinese(old)}换成{tiles_in_chinese(new)}"
                                     for old, new in re.findall(rf"({TILE}) (?:changed )?to ({TILE})", text)),
     "run": lambda text: tiles_in_chinese(" ".join(re.findall(TILE, text))) if text else "「」",
