@@ -162,9 +162,12 @@ class NoWin(RecordError):
     the one-tile changes (tile, tile instead) of the winner's concealed tiles that would make it one."""
 
     def __init__(self, message: str, seat: int, near: tuple[tuple[str, str], ...] = ()) -> None:
-        super().__init__(message)
+        super().__init__(message, seat, near)
         self.seat = seat
         self.near = near
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
 class ShortOfConditions(RecordError):
@@ -172,8 +175,11 @@ class ShortOfConditions(RecordError):
     in the rules' terms ("三门全 (…) and no 幺九 (…)")."""
 
     def __init__(self, message: str, lacks: str) -> None:
-        super().__init__(message)
+        super().__init__(message, lacks)
         self.lacks = lacks
+
+    def __str__(self) -> str:
+        return str(self.args[0])
 
 
 class Region:

@@ -129,10 +129,18 @@ def test_a_stream_that_sends_no_frame_for_three_seconds_is_said_lost_and_its_sti
         camera.process(picture(1), t / 10)  # still for a second: captured
     assert camera.status(now=3.0)["error"] is None  # 2 s without a frame: not yet
     stalled = camera.status(now=4.5)
-    assert stalled["lost"] is True and stalled["error"] == f"camera source {video}: no frame for 4 s"
+    assert stalled["lost"] is True and stalled["stalled"] is True
+    assert stalled["error"] == f"camera source {video}: no frame for 4 s"
     camera.process(picture(1), 20.0)  # frames again, the same picture
     again = camera.status(now=20.0)
     assert again["error"] is None and again["lost"] is False and again["still_seconds"] == 0.0  # not "still 19 s"
+
+
+def test_a_stream_that_opens_but_sends_no_first_frame_is_said_lost_after_three_seconds(video):
+    camera = Camera(str(video))
+    camera._started = 50.0  # as `start` sets it, its thread not run: no frame comes
+    assert camera.status(now=52.0)["error"] is None
+    assert camera.status(now=54.0)["stalled"] is True and camera.status(now=54.0)["frames"] == 0
 
 
 def played_to_the_end(source: str, seconds: float, poll: float) -> tuple[Camera, dict]:

@@ -502,12 +502,16 @@ def test_a_webcam_keeps_the_hand_under_an_arm_and_starts_a_new_deal_for_another_
             "The camera sees Seat 0's hand as read before: kept as it is, with any corrections.", timeout=20_000)
         assert hand_codes(page) == corrected
         expect(page.locator("#photo-img")).to_have_attribute("src", re.compile(r"captures/4\.jpg"), timeout=20_000)
-        assert hand_codes(page) != corrected  # another hand: a new deal, how it was won asked again
+        other = hand_codes(page)
+        assert other != corrected  # another hand: a new deal, how it was won asked again
         expect(page.locator('input[name="by"]:checked')).to_have_count(0)
         expect(page.locator("#undo-bar")).to_be_visible()
-        page.locator("#undo").click()  # the last deal back, its facts too
-        assert hand_codes(page) == corrected
+        page.select_option("#move-hand", "1")  # it was seat 1's: moved there, seat 0's own and the facts brought back
+        expect(page.locator("#seat-tab-1")).to_have_attribute("aria-pressed", "true")
+        assert hand_codes(page) == other
         expect(page.locator('input[name="by"][value="self_draw"]')).to_be_checked()
+        page.locator("#seat-tab-0").click()
+        assert hand_codes(page) == corrected
         assert page.errors == []
     finally:
         stop(process)
@@ -874,10 +878,25 @@ def test_a_hand_one_tile_from_a_win_is_told_under_the_hand_and_mended_with_one_t
     page.locator("#lang").click()
     expect(fixes).to_have_text(["五筒 → 東", "東 → 五筒"])
     expect(page.locator("#thumb-score")).to_have_text("计分 ⚠")
+    held = hold_first(page, "**/api/score")  # the next score slow to come: the buttons of this refusal stay meanwhile
+    page.locator('#groups [data-group="concealed"] .tile[data-code="1z"]').click()
+    page.locator("#act-remove").click()  # East gone
+    first_held(page, held)
+    fixes.nth(1).click()  # "East → 5 Dots", stale: nothing to change, no error
+    held[0].continue_()
+    expect(page.locator("#score-problem-text")).to_contain_text("有 13 张牌")  # the page in Chinese by now
     page.locator("#seat-tabs button").nth(1).click()  # another seat's hand: the refusal named, no change offered
     expect(page.locator("#score-problem")).to_be_visible()
     expect(page.locator("#score-fixes button")).to_have_count(0)
     expect(page.locator("#score-fixes-label")).to_be_hidden()
+    assert page.errors == []
+
+
+def test_the_thumb_bars_score_leads_to_another_winners_hand_by_its_tab(browser, server):
+    page = open_page(browser, server, "daishan")
+    type_hand(page, "123m456m789m123p55p", "5p")
+    page.select_option("#winner", "1")  # seat 1 won: its winning tile not marked, its hand not the one shown
+    expect(page.locator("#thumb-score")).to_have_attribute("href", "#seat-tab-1")
     assert page.errors == []
 
 
@@ -942,16 +961,32 @@ def test_a_hand_among_other_tiles_is_shown_alone_and_the_whole_photo_on_a_tap(br
     inside = lambda box: x <= box[0] and y <= box[1] and box[2] <= x + w and box[3] <= y + h  # noqa: E731
     assert all(inside(detect["tiles"][i]["box"]) for i in held)  # the hand's tiles, whatever else the photo shows
     assert not all(inside(detect["tiles"][i]["box"]) for i in others)
+    drawn = page.locator("#overlay g.box")  # the boxes cut out of the view are not drawn, nor reached by Tab
+    assert len(held) <= drawn.count() < len(detect["tiles"])
     view = page.locator("#photo-view")
     expect(view).to_have_text("Whole photo")
     view.click()
     expect(page.locator("#overlay")).to_have_attribute("viewBox", f"0 0 {detect['width']} {detect['height']}")
+    expect(drawn).to_have_count(len(detect["tiles"]))
     expect(view).to_have_text("Just the hand")
     view.click()
     expect(page.locator("#overlay")).to_have_attribute("viewBox", re.compile(r"^(?!0 0 )"))
     view.click()
     upload(page, "hand_004")  # a new photo: its hand's part again
     expect(view).to_have_text("Whole photo")
+    assert page.errors == []
+
+
+def test_a_row_running_down_a_turned_photo_is_shown_no_taller_than_wide(browser, server, tmp_path):
+    turned = tmp_path / "turned.jpg"  # the photo turned a quarter (pixels, no EXIF): the row runs down it
+    cv2.imwrite(str(turned), cv2.rotate(cv2.imread(str(next(VALID_IMAGES.glob("hand_004_*.jpg")))), cv2.ROTATE_90_CLOCKWISE))
+    page = open_page(browser, server, "daishan")
+    with page.expect_response("**/api/detect"):
+        page.set_input_files("#photo-file", str(turned))
+    expect(page.locator("#overlay g.box").first).to_be_visible()
+    x, y, w, h = (float(v) for v in page.locator("#overlay").get_attribute("viewBox").split())
+    assert h <= 1.2 * w + 0.5  # widened round the row, not a strip a screen tall
+    assert page.locator("#photo-wrap").bounding_box()["height"] < 600
     assert page.errors == []
 
 

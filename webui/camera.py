@@ -126,6 +126,7 @@ class Camera:
         self._previous_small: np.ndarray | None = None
         self._frame_count = 0
         self._last_time = 0.0
+        self._started: float | None = None  # when the thread began reading: no frame since then is a stall too
         self._live_jpeg: tuple[int, bytes] | None = None
         self._still_since: float | None = None
         self._armed = True
@@ -166,6 +167,7 @@ class Camera:
 
     # -- thread -----------------------------------------------------------------------------------
     def start(self) -> Camera:
+        self._started = time.monotonic()
         self._thread = threading.Thread(target=self._run, name="mjcam-camera", daemon=True)
         self._thread.start()
         return self
@@ -272,19 +274,21 @@ class Camera:
 
     def status(self, now: float | None = None) -> dict[str, Any]:
         """Source, frames read, seconds the picture has been still, the latest capture's id, end or error (``lost``:
-        the source stopped sending frames, or has sent none for STALL_SECONDS by ``now``, `time.monotonic`)."""
+        the source stopped sending frames and is being reopened, or, ``stalled``, has sent none for STALL_SECONDS
+        by ``now``, `time.monotonic`, since its last frame or its start)."""
         now = time.monotonic() if now is None else now
         with self._lock:
             still = 0.0 if self._still_since is None else self._last_time - self._still_since
-            stalled = not self._ended and self._frame_count > 0 and now - self._last_time > STALL_SECONDS
-            error = self._error or (f"camera source {self.source}: no frame for {now - self._last_time:.0f} s"
-                                    if stalled else None)
+            since = self._last_time if self._frame_count else self._started  # the last frame, or the start
+            stalled = not self._ended and since is not None and now - since > STALL_SECONDS
+            error = self._error or (f"camera source {self.source}: no frame for {now - since:.0f} s" if stalled else None)
             return {
                 "source": str(self.source),
                 "running": self._thread is not None and self._thread.is_alive(),
                 "ended": self._ended,
                 "error": error,
                 "lost": self._error is not None and self._error.endswith(NO_FRAME) or stalled,
+                "stalled": stalled and self._error is None,
                 "frames": self._frame_count,
                 "still_seconds": round(still, 2),
                 "capture": next(reversed(self._captures), None),

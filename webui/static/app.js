@@ -188,9 +188,10 @@ let undo = null; // while Undo is offered: {before, after}, the table before a r
 /** Offer to bring back the table as it was ``before`` a replace or clear, in a bar at the bottom of the screen
  * saying ``note`` (a function giving it in the page's language); null withdraws the offer. ``replaced``: the
  * seat's hand was replaced by a photo (`moveHand` brings it back when the photo was another seat's). */
-function offerUndo(before, note = () => "", seat = state.seat, { replaced = false } = {}) {
-  // the rules and the streak the table was scored with come back with it (the streak is a setting, not the table's)
-  undo = before && { before, after: snapshot(), note, seat, replaced, rules: state.rules, streak: state.streak, streakDealer: state.streakDealer, streakTyped: state.streakTyped };
+function offerUndo(before, note = () => "", seat = state.seat, { replaced = false, streakTyped = state.streakTyped } = {}) {
+  // the rules and the streak the table was scored with come back with it (the streak is a setting, not the table's;
+  // ``streakTyped`` as it was before a change that cleared it)
+  undo = before && { before, after: snapshot(), note, seat, replaced, rules: state.rules, streak: state.streak, streakDealer: state.streakDealer, streakTyped };
   showUndo();
 }
 
@@ -327,20 +328,23 @@ function meldKind(m) {
 }
 
 // ------------------------------------------------------------------------------------- the record
-/** The table record for /api/score, or {needed}: what the player must still fix or say before a score. */
+/** The table record for /api/score, or {needed, target}: what the player must still fix or say before a score,
+ * and the id of where on the page (the seat's hand, or its tab when another seat's is shown; the field). */
 function composeRecord() {
   const info = region();
   if (!state.hands.some(tileCount)) return { needed: t("score_hint") };
-  if (state.photos.some(readStale)) return { needed: regroupError ? t("regroup_failed", { why: regroupError() }) : t("regrouping"), retry: !!regroupError };
+  if (state.photos.some(readStale)) return { needed: regroupError ? t("regroup_failed", { why: regroupError() }) : t("regrouping"), retry: !!regroupError, target: "score" };
   const unknown = state.hands.findIndex((h) => groupIds(h).some((gid) => groupTiles(h, gid).some((tile) => !isTile(tile.code))));
-  if (unknown >= 0) return { needed: t("problem_facedown", { seat: seatLabel(unknown) }) };
+  if (unknown >= 0) return { needed: t("problem_facedown", { seat: seatLabel(unknown) }), target: handOf(unknown) };
   for (const [seat, h] of state.hands.entries()) {
     const short = h.melds.findIndex((m) => m.tiles.length > 0 && m.tiles.length < 3);
-    if (short >= 0) return { needed: t("meld_unfinished", { seat: seatLabel(seat), n: short + 1, k: h.melds[short].tiles.length }) };
+    if (short >= 0) return { needed: t("meld_unfinished", { seat: seatLabel(seat), n: short + 1, k: h.melds[short].tiles.length }), target: handOf(seat) };
   }
-  if (state.winner !== null && !state.hands[state.winner].win) return { needed: t("problem_no_win", { seat: seatLabel(state.winner) }) };
+  if (state.winner !== null && !state.hands[state.winner].win) {
+    return { needed: t("problem_no_win", { seat: seatLabel(state.winner) }), target: state.winner === state.seat ? "win-group" : handOf(state.winner) };
+  }
   const missing = missingFacts();
-  if (missing.length) return { needed: t("score_needs", { facts: listOf(missing.map(factName)) }) };
+  if (missing.length) return { needed: t("score_needs", { facts: listOf(missing.map(factName)) }), target: FACT_FIELDS[missing[0]] ?? "context" };
   // a hand the rules do not score is sent as unknown ("concealed": ""), its melds and flowers kept (table-format.md)
   const scored = (seat) => seat === state.winner || (state.winner !== null && info.scores_non_winners);
   const held = (h) => [...h.concealed, ...(h.win && !h.win.aside ? [h.win] : [])].map((tile) => tile.code);
@@ -397,6 +401,9 @@ function factGiven(key, seat = state.seat) {
 }
 
 /** The events ticked that these rules read and the facts given allow. */
+/** Where a seat's hand is changed: the hand shown, or the seat's tab when another seat's hand is shown. */
+const handOf = (seat) => (seat === state.seat ? "hand" : `seat-tab-${seat}`);
+
 const winFlags = () => state.flags.filter((flag) => region().flags.includes(flag) && !flagProblem(flag));
 
 /**
@@ -432,11 +439,11 @@ let scoreRequest = 0;
 async function updateScore() {
   keepTable();
   const request = ++scoreRequest;
-  const { record, needed, retry = false } = composeRecord();
+  const { record, needed, retry = false, target } = composeRecord();
   $("regroup-retry").hidden = !retry;
   if (needed) {
     $("score").removeAttribute("aria-busy");
-    return showScoreMessage(needed);
+    return showScoreMessage(needed, false, [], target);
   }
   $("score").setAttribute("aria-busy", "true"); // the score shown is the last hand's until the answer comes
   const { answer, error, changes } = await post("/api/score", record, "score_error");
@@ -449,27 +456,21 @@ async function updateScore() {
 /** No score: what is still needed (a note), or why the scorer refused the hand (an error), said where the player
  * is too: a refusal under the hand, with the scorer's one-tile ``changes`` that would make it a win as buttons;
  * on the thumb bar's Score, that it was refused or how many facts are still to set. */
-function showScoreMessage(message, isError = false, changes = []) {
+function showScoreMessage(message, isError = false, changes = [], target = "score") {
   $("score-needed").textContent = isError ? "" : message;
   $("score-needed").hidden = isError;
   $("score-error").textContent = isError ? message : "";
   $("score-error").hidden = !isError;
   $("score-body").hidden = true;
-  const waiting = isError ? [] : waitingFor();
-  $("thumb-score").replaceChildren(isError ? t("thumb_refused") : t("score"), // how many things are left, under it
-    ...(waiting.length ? [Object.assign(document.createElement("small"), { textContent: t("thumb_needs", { n: waiting.length }) })] : []));
-  $("thumb-score").classList.toggle("alert", isError);
-  // a tap goes where the player acts: the refusal's changes under the hand, or the first thing left to set
-  $("thumb-score").setAttribute("href", `#${isError ? "score-problem" : waiting[0] ?? "score"}`);
+  const left = isError || !state.hands.some(tileCount) ? 0 : missingFacts().length + (state.winner !== null && !state.hands[state.winner].win);
+  const thumb = $("thumb-score");
+  thumb.replaceChildren(isError ? t("thumb_refused") : t("score"), // how many things are left to set, under it
+    ...(left ? [Object.assign(document.createElement("small"), { textContent: t("thumb_needs", { n: left }) })] : []));
+  thumb.classList.toggle("alert", isError);
+  if (isError) thumb.setAttribute("aria-label", t("thumb_refused_label"));
+  else thumb.removeAttribute("aria-label");
+  thumb.setAttribute("href", `#${isError ? "score-problem" : target}`); // a tap goes where the player acts
   showRefusalAtHand(isError ? message : "", changes);
-}
-
-/** The ids of what the score waits for that the player sets on the page, in the page's order: the winner's winning
- * tile (marked in the hand) and the facts under "The table" (`missingFacts`); none before there is a hand. */
-function waitingFor() {
-  if (!state.hands.some(tileCount)) return [];
-  const noWin = state.winner !== null && !state.hands[state.winner].win;
-  return [...(noWin ? [state.winner === state.seat ? "win-group" : "hand"] : []), ...missingFacts().map((key) => FACT_FIELDS[key] ?? "context")];
 }
 
 /** The scorer's refusal under the hand, and each of its one-tile changes of this seat's hand as a button. */
@@ -499,8 +500,10 @@ function tileToChange(h, code) {
 
 /** Take one of the scorer's changes: the tile named again, as a correction from the tile picker is; Undo offered. */
 function takeScorerChange(change) {
+  const tile = change.seat === state.seat && tileToChange(hand(), change.tile);
+  if (!tile) return; // a button of a refusal the hand has moved on from (its new score still on its way)
   const before = snapshot();
-  tileToChange(hand(), change.tile).code = change.to;
+  tile.code = change.to;
   offerUndo(before, () => t("fix_taken", { from: tileName(change.tile, state.lang), to: tileName(change.to, state.lang) }));
   handEdited();
   $("hand-title").focus(); // the button is gone: the keyboard goes to the hand it changed
@@ -634,6 +637,8 @@ function moveHand(to) {
   [state.hands[from], state.hands[to]] = [state.hands[to], state.hands[from]];
   [state.photos[from], state.photos[to]] = [state.photos[to], state.photos[from]];
   if (kept) [state.hands[from], state.photos[from]] = [kept.hands[from], kept.photos[from]]; // `to`'s own gives way
+  // and the table's facts as they were before it (a camera's capture of another hand took it for a new deal)
+  if (kept) for (const key of TABLE_FIELDS) if (key !== "hands" && key !== "photos") state[key] = kept[key];
   for (const photo of kept ? [state.photos[to]] : [state.photos[from], state.photos[to]]) if (photo) photo.readWith = null;
   // a meld claimed from the seat that now holds it: its source is no longer known (the player says it again)
   for (const seat of [from, to]) for (const meld of state.hands[seat].melds) if (meld.from === seat) meld.from = null;
@@ -660,7 +665,7 @@ function renderHand() {
     if (gid === "win") { // the winner's winning tile, not yet marked: what the score waits for, ringed as a fact is
       box.id = "win-group";
       box.classList.toggle("missing", state.winner === state.seat && !h.win && tileCount(h) > 0);
-      box.dataset.needed = t("needed_mark");
+      box.dataset.needed = t("needed_tile"); // a tile to mark, not a field to fill
     }
     const label = header || document.createElement("h3");
     if (!header) label.textContent = title;
@@ -743,7 +748,8 @@ function renderOverlay() {
     if (linked) openTileEditor(linked.gid, linked.index, focusAfter);
     else openTileAdder("concealed", t("concealed"), i, focusAfter);
   };
-  const order = readingOrder(photo.tiles);
+  const inView = ({ box: [x1, y1, x2, y2] }) => x2 > vx && x1 < vx + vw && y2 > vy && y1 < vy + vh;
+  const order = readingOrder(photo.tiles).filter((i) => inView(photo.tiles[i])); // the boxes cut out: not drawn
   if (!order.includes(overlayStop)) overlayStop = order[0];
   for (const i of order) {
     const d = photo.tiles[i];
@@ -810,12 +816,16 @@ function handRegion(photo) {
   if (!tiles.length) return null;
   const sides = tiles.map(({ box: [x1, y1, x2, y2] }) => Math.max(x2 - x1, y2 - y1)).sort((a, b) => a - b);
   const room = sides[sides.length >> 1];
-  const x1 = Math.max(0, Math.min(...tiles.map(({ box }) => box[0])) - room);
+  let x1 = Math.max(0, Math.min(...tiles.map(({ box }) => box[0])) - room);
   const y1 = Math.max(0, Math.min(...tiles.map(({ box }) => box[1])) - 1.5 * room);
-  const x2 = Math.min(photo.width, Math.max(...tiles.map(({ box }) => box[2])) + room);
+  let x2 = Math.min(photo.width, Math.max(...tiles.map(({ box }) => box[2])) + room);
   const y2 = Math.min(photo.height, Math.max(...tiles.map(({ box }) => box[3])) + room);
+  const wide = (y2 - y1) / MAX_SHOWN_TALL; // a row running down a turned photo: widened, not a screen-tall strip
+  if (x2 - x1 < wide) [x1, x2] = [Math.max(0, (x1 + x2 - wide) / 2), Math.min(photo.width, (x1 + x2 + wide) / 2)];
   return x2 - x1 < 0.9 * photo.width || y2 - y1 < 0.9 * photo.height ? [x1, y1, x2 - x1, y2 - y1] : null;
 }
+
+const MAX_SHOWN_TALL = 1.2; // the part of a photo shown is at most this many times as tall as wide
 
 /** Box indices in reading order (Tab follows it): rows from the top, each from the left, rows slanted as the
  * photo's are (`rowFrame`); a box joins a row when its centre lies within half a typical box height of the
@@ -1159,6 +1169,7 @@ function renderScore(result) {
   $("score-needed").hidden = true;
   $("score-body").hidden = false;
   $("thumb-score").classList.remove("alert");
+  $("thumb-score").removeAttribute("aria-label");
   $("thumb-score").setAttribute("href", "#score");
   showRefusalAtHand("");
   renderBlankSeats();
@@ -1224,6 +1235,12 @@ function renderScore(result) {
     tr.insertCell().innerHTML = formulaHtml(why ?? ""); // powers raised, as in the formula
   }
   if (!result.payments.length) payments.insertRow().insertCell().textContent = t("no_payments");
+  // a table still to a screen reader where a phone lays its rows out on two lines (a grid: WebKit drops the roles)
+  payments.setAttribute("role", "table");
+  for (const row of payments.rows) {
+    row.setAttribute("role", "row");
+    for (const cell of row.cells) cell.setAttribute("role", cell.tagName === "TH" ? "columnheader" : "cell");
+  }
   $("thumb-score").textContent = `${t("score")} ${sign(result.net[state.seat])}`;
 }
 
@@ -1658,28 +1675,30 @@ async function requestReading(seat, photoUrl, endpoint, form, { camera = false, 
   const last = state.photos[seat]?.read;
   const held = read ? read.split(" ").length : 0;
   const had = last ? last.split(" ").length : 0;
-  // a capture the camera took by itself of part of the hand read before (an arm or a hand over it): not taken
-  if (camera && !taken && had >= PARTIAL_MIN && held < PARTIAL_SHARE * had && sharedTiles(read, last) >= 0.8 * held) {
-    return setStatus(() => t("camera_partial", { n: held, m: had }));
-  }
+  // a capture the camera took by itself showing much less than the hand read before (an arm or a hand over it,
+  // some tiles misread): not taken, so the hand and its corrections are there when the arm is gone
+  if (camera && !taken && had >= PARTIAL_MIN && held < PARTIAL_SHARE * had) return setStatus(() => t("camera_partial", { n: held, m: had }));
   const before = tileCount(state.hands[seat]) ? snapshot() : null;
-  // the camera's capture of another hand than the seat's last: a new deal, its facts asked afresh (New hand)
-  if (camera && had && sharedTiles(read, last) < 0.5 * Math.max(held, had)) {
+  const typed = state.streakTyped;
+  // the camera's own capture of a whole other hand than the seat's last: a new deal, its facts asked afresh (as New
+  // hand); one the player asked for (Capture now) replaces the hand only
+  if (camera && !taken && had && sharedTiles(read, last) < 0.5 * Math.max(held, had)) {
     clearTable();
+    forgetPhotosBeingRead([0, 1, 2, 3].filter((other) => other !== seat)); // their answers were for the last deal
     renderRegionFields(); // the events unticked
   }
   state.photos[seat] = { url, readWith: asked, read, width: answer.width, height: answer.height, tiles: answer.tiles };
   applyReading(seat, answer, answer.tiles.map((d) => d.tile));
   claimWinner(seat);
   setStatus(readingNotes(seat, answer));
-  if (before) offerUndo(before, () => t("replaced", { seat: seatLabel(seat) }), seat, { replaced: true });
+  if (before) offerUndo(before, () => t("replaced", { seat: seatLabel(seat) }), seat, { replaced: true, streakTyped: typed });
   render();
   if (seat === state.seat && !camera) bringPhotoIntoView(); // the table camera's view is where the player left it
   if (readStale(state.photos[seat], seat)) regroup();
 }
 
 /** A capture the camera took by itself that shows fewer than PARTIAL_SHARE of the tiles of the seat's hand read
- * before (at least PARTIAL_MIN), most of them among those, is part of that hand covered: not taken. */
+ * before (at least PARTIAL_MIN) is part of that hand covered: not taken. */
 const PARTIAL_SHARE = 0.75;
 const PARTIAL_MIN = 8;
 
@@ -1925,6 +1944,7 @@ function setUpTableCamera() {
     requestReading(state.seat, `/api/camera/captures/${id}.jpg${query}`, `/api/camera/captures/${id}/detect${query}`, new FormData(), { camera: true, asked });
   };
   const cameraLine = (status) => {
+    if (status.stalled) return t("camera_stalled");
     if (status.error) return status.lost ? t("camera_lost") : t("camera_error", { why: status.error }); // the server's English
     if (status.ended) return t("camera_ended");
     if (photosBeingRead.has(state.seat)) return t("camera_reading"); // a capture being read
@@ -2062,11 +2082,11 @@ function setUpControls() {
     render();
   });
   $("new-hand").addEventListener("click", () => {
-    const before = snapshot();
+    const [before, streakTyped] = [snapshot(), state.streakTyped];
     clearTable();
     forgetPhotosBeingRead([0, 1, 2, 3]);
     setStatus(NO_STATUS);
-    if (snapshot() !== before) offerUndo(before, () => t("new_hand_started"));
+    if (snapshot() !== before) offerUndo(before, () => t("new_hand_started"), state.seat, { streakTyped });
     renderRegionFields();
     render();
   });
