@@ -977,6 +977,25 @@ def test_a_hand_among_other_tiles_is_shown_alone_and_the_whole_photo_on_a_tap(br
     assert page.errors == []
 
 
+def test_a_photo_of_the_next_hand_starts_a_new_deal_and_a_retake_keeps_the_facts(browser, server):
+    page = open_page(browser, server, "daishan")
+    upload(page, "hand_004")
+    page.locator('input[name="by"][value="discard"]').check()
+    page.select_option("#from", "2")
+    page.select_option("#dealer", "2")
+    upload(page, "hand_004")  # a retake of the same hand: the facts stay
+    expect(page.locator('input[name="by"][value="discard"]')).to_be_checked()
+    expect(page.locator("#dealer")).to_have_value("2")
+    upload(page, "hand_007")  # another hand in this seat's place: the next deal, how it was won asked again
+    expect(page.locator('input[name="by"]:checked')).to_have_count(0)
+    expect(page.locator("#dealer")).to_have_value("")
+    page.locator("#undo").click()  # the last deal back, its facts and the line about its photo too
+    expect(page.locator('input[name="by"][value="discard"]')).to_be_checked()
+    expect(page.locator("#dealer")).to_have_value("2")
+    expect(page.locator("#status")).to_contain_text("Found 14 tiles")
+    assert page.errors == []
+
+
 def test_a_row_running_down_a_turned_photo_is_shown_no_taller_than_wide(browser, server, tmp_path):
     turned = tmp_path / "turned.jpg"  # the photo turned a quarter (pixels, no EXIF): the row runs down it
     cv2.imwrite(str(turned), cv2.rotate(cv2.imread(str(next(VALID_IMAGES.glob("hand_004_*.jpg")))), cv2.ROTATE_90_CLOCKWISE))

@@ -774,7 +774,7 @@ function renderOverlay() {
     const label = document.createElementNS(ns, "text");
     const size = Math.max(12, Math.min(x2 - x1, y2 - y1) * 0.42);
     label.textContent = code === "back" ? "▮" : tileLabel(code, state.lang);
-    const wide = [...label.textContent].reduce((w, c) => w + (c >= "\u2e80" ? 1 : 0.65), 0) * size; // a CJK character an em
+    const wide = [...label.textContent].reduce((w, c) => w + (c >= "\u2e80" ? 1.05 : 0.85), 0) * size; // bold: a CJK one an em
     const past = x1 + wide > vx + vw; // would run out of the picture: it ends at the box's end instead
     label.setAttribute("x", past ? x2 - stroke : x1 + stroke);
     label.setAttribute("text-anchor", past ? "end" : "start");
@@ -1680,9 +1680,10 @@ async function requestReading(seat, photoUrl, endpoint, form, { camera = false, 
   if (camera && !taken && had >= PARTIAL_MIN && held < PARTIAL_SHARE * had) return setStatus(() => t("camera_partial", { n: held, m: had }));
   const before = tileCount(state.hands[seat]) ? snapshot() : null;
   const typed = state.streakTyped;
-  // the camera's own capture of a whole other hand than the seat's last: a new deal, its facts asked afresh (as New
-  // hand); one the player asked for (Capture now) replaces the hand only
-  if (camera && !taken && had && sharedTiles(read, last) < 0.5 * Math.max(held, had)) {
+  // a photo of another whole hand than the seat's last (not a retake, some tiles read otherwise; not part of it): the
+  // next deal, its facts asked afresh as New hand does; a capture the player asked for (Capture now) replaces the
+  // hand only
+  if (!taken && had && held >= PARTIAL_SHARE * had && sharedTiles(read, last) < NEW_DEAL_SHARE * Math.max(held, had)) {
     clearTable();
     forgetPhotosBeingRead([0, 1, 2, 3].filter((other) => other !== seat)); // their answers were for the last deal
     renderRegionFields(); // the events unticked
@@ -1701,6 +1702,8 @@ async function requestReading(seat, photoUrl, endpoint, form, { camera = false, 
  * before (at least PARTIAL_MIN) is part of that hand covered: not taken. */
 const PARTIAL_SHARE = 0.75;
 const PARTIAL_MIN = 8;
+/** A photo of a whole hand sharing fewer than this share of its tiles with the seat's last is the next deal's. */
+const NEW_DEAL_SHARE = 0.75;
 
 /** How many tiles two readings' tile lists (`handTiles`) have in common, each kind as often as both hold it. */
 function sharedTiles(a, b) {
@@ -2094,12 +2097,13 @@ function setUpControls() {
     restoreSnapshot(JSON.parse(undo.before));
     forgetPhotosBeingRead([0, 1, 2, 3]);
     state.seat = undo.seat; // the seat whose hand it brings back
+    const photo = state.photos[state.seat]; // and the line about its photo: tiles found, doubtful ones named
     Object.assign(state, { streak: undo.streak, streakDealer: undo.streakDealer, streakTyped: undo.streakTyped });
     // "none" said for the rules of then (得) says nothing of the rules chosen since (金): asked again
     if (state.indicator === null && state.regions[undo.rules]?.indicator !== region().indicator) state.indicatorSaid = false;
     saveSettings();
     offerUndo(null);
-    setStatus(NO_STATUS);
+    setStatus(photo?.tiles.length ? readingNotes(state.seat, { tiles: photo.tiles, hand: { groups: photo.groups } }) : NO_STATUS);
     dropRefusedIndicator();
     renderRegionFields();
     render();
