@@ -633,12 +633,15 @@ function moveHand(to) {
   const before = snapshot();
   const mistaken = undo?.replaced && undo.seat === from && undo.after === before;
   const kept = mistaken && JSON.parse(undo.before); // the table before the photo
-  const replacing = kept && tileCount(state.hands[to]) > 0; // the seat's own hand, given before: Undo brings it back
-  [state.hands[from], state.hands[to]] = [state.hands[to], state.hands[from]];
-  [state.photos[from], state.photos[to]] = [state.photos[to], state.photos[from]];
-  if (kept) [state.hands[from], state.photos[from]] = [kept.hands[from], kept.photos[from]]; // `to`'s own gives way
-  // and the table's facts as they were before it (a camera's capture of another hand took it for a new deal)
-  if (kept) for (const key of TABLE_FIELDS) if (key !== "hands" && key !== "photos") state[key] = kept[key];
+  const replacing = kept && tileCount(kept.hands[to]) > 0; // the seat's own hand, given before: Undo brings it back
+  if (kept) { // the table as it was before the photo (taken for the next deal, it was cleared), the photo's hand at `to`
+    const photo = [state.hands[from], state.photos[from]];
+    restoreSnapshot(kept);
+    [state.hands[to], state.photos[to]] = photo;
+  } else {
+    [state.hands[from], state.hands[to]] = [state.hands[to], state.hands[from]];
+    [state.photos[from], state.photos[to]] = [state.photos[to], state.photos[from]];
+  }
   for (const photo of kept ? [state.photos[to]] : [state.photos[from], state.photos[to]]) if (photo) photo.readWith = null;
   // a meld claimed from the seat that now holds it: its source is no longer known (the player says it again)
   for (const seat of [from, to]) for (const meld of state.hands[seat].melds) if (meld.from === seat) meld.from = null;
