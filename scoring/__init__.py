@@ -34,11 +34,11 @@ import importlib.util
 from typing import Any
 
 from scoring.record import RULES, RecordError, Table, parse_table
-from scoring.region import NoWin, Region, RegionInfo, ShortOfConditions
+from scoring.region import NoWin, Region, RegionInfo, ShortOfConditions, WrongSize
 from scoring.tiles import brief
 
-__all__ = ["REGIONS", "NoWin", "RecordError", "RegionInfo", "Table", "check_setting", "is_winning_hand",
-           "lacking_conditions", "laid_aside", "score_table", "score_valid_table", "validate_table"]
+__all__ = ["REGIONS", "NoWin", "RecordError", "RegionInfo", "Table", "WrongSize", "check_setting",
+           "is_winning_hand", "lacking_conditions", "laid_aside", "score_table", "score_valid_table", "validate_table"]
 
 
 def _load_regions() -> dict[str, Region]:
@@ -64,7 +64,8 @@ def region_of(rules: Any) -> Region:
 
 def validate_table(record: Any) -> Table:
     """Parse and check a table record; raise RecordError with one line naming the first problem (a winner's
-    hand that is no win, the one-tile changes that would make it one: `Region.near_wins`, also as `NoWin.near`)."""
+    hand that is no win, the one-tile changes that would make it one: `Region.near_wins`, also as `NoWin.near`;
+    a winner's hand a tile short, the tiles that would complete it as `WrongSize.adds`)."""
     if not isinstance(record, dict):
         raise RecordError("the record must be a JSON object")
     if "rules" not in record:
@@ -73,6 +74,11 @@ def validate_table(record: Any) -> Table:
     table = parse_table(record, region.info)
     try:
         region.check(table)
+    except WrongSize as error:
+        adds = region.completing_tiles(table) if table.win is not None and error.seat == table.win.player else ()
+        if not adds:
+            raise
+        raise WrongSize(str(error), error.seat, adds) from None
     except NoWin as error:
         near = region.near_wins(table)
         if not near:

@@ -170,6 +170,19 @@ class NoWin(RecordError):
         return str(self.args[0])
 
 
+class WrongSize(RecordError):
+    """A hand (``seat``) of another size than its rules and role need; ``adds``: for a winner's hand one tile
+    short, the tiles that, added, would make it a legal win (`Region.completing_tiles`)."""
+
+    def __init__(self, message: str, seat: int, adds: tuple[str, ...] = ()) -> None:
+        super().__init__(message, seat, adds)
+        self.seat = seat
+        self.adds = adds
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
 class ShortOfConditions(RecordError):
     """A complete hand the region refuses for conditions it lacks (Baicheng's 三门全, 幺九, 有刻): ``lacks``, them
     in the rules' terms ("三门全 (…) and no 幺九 (…)")."""
@@ -220,6 +233,22 @@ class Region:
                     found.append((old, new))
         return sorted(found, key=lambda change: (change[0][1] != change[1][1],
                                                  abs(TILE_INDEX[change[0]] - TILE_INDEX[change[1]])))[:NEAR_WINS]
+
+    def completing_tiles(self, table: Table) -> tuple[str, ...]:
+        """For a winner's hand one tile short, at most NEAR_WINS tiles that, added to its concealed tiles, make the
+        table a legal win (a tile the photo or the player left out); none otherwise."""
+        if table.win is None:
+            return ()
+        player = table.players[table.win.player]
+        if player.concealed is None or player.size + 1 not in self.allowed_sizes(table, player.seat):
+            return ()
+        found = []
+        for tile in PLAYING_TILES:
+            added = replace(table, players=tuple(replace(p, concealed=(*p.concealed, tile)) if p is player else p
+                                                 for p in table.players))
+            if self._record_holds(added) and self._wins(added):
+                found.append(tile)
+        return tuple(found[:NEAR_WINS])
 
     def _wins(self, table: Table) -> bool:
         """`is_win`, but False where it refuses the hand (a region's own reason a hand is no win)."""
@@ -287,9 +316,9 @@ class Region:
             allowed = self.allowed_sizes(table, p.seat)
             if p.size not in allowed:
                 role = "the winner" if table.win and table.win.player == p.seat else "a non-winner"
-                raise RecordError(f"players[{p.seat}] holds {p.size} tiles (concealed + 3 per meld); "
-                                  f"{self.info.key} rules need {' or '.join(map(str, allowed))} for {role}"
-                                  f"{self.size_reason(table, p)}")
+                raise WrongSize(f"players[{p.seat}] holds {p.size} tiles (concealed + 3 per meld); "
+                                f"{self.info.key} rules need {' or '.join(map(str, allowed))} for {role}"
+                                f"{self.size_reason(table, p)}", p.seat)
 
     def size_reason(self, table: Table, p: Player) -> str:
         """Why a hand of a wrong size may have been thought right, appended to the size refusal ("" for none)."""

@@ -379,6 +379,15 @@ def test_a_hand_one_tile_from_a_win_is_refused_with_the_changes_as_data(client):
     assert "changes" not in client.post("/api/score", json={**record, "rules": "mahjong"}).get_json()
 
 
+def test_a_winners_hand_a_tile_short_is_refused_with_the_tiles_that_complete_it(client):
+    short = winner_record("daishan", "123m456m789m12p55z", "5z", "self_draw", seat=1)  # 12p waits on 3p
+    answer = client.post("/api/score", json=short).get_json()
+    assert "holds 13 tiles" in answer["error"] and answer["changes"] == [{"seat": 1, "tile": None, "to": "3p"}]
+    other = winner_record("daishan", "123m456m789m123p55z", "5z", "self_draw", seat=1)
+    other["players"][2] = {"concealed": "123m", "melds": [], "flowers": ""}  # a non-winner's hand of 3: no tile offered
+    assert "changes" not in client.post("/api/score", json=other).get_json()
+
+
 @pytest.mark.parametrize("rules, hand, name", [
     ("daishan", "123m456m789m123p55p", "天胡"), ("fuzhou", "123m456m789m123p456p55p", "天和")])
 def test_a_chinese_refusal_names_an_event_as_the_records_rules_do(client, rules, hand, name):

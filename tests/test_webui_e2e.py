@@ -892,6 +892,22 @@ def test_a_hand_one_tile_from_a_win_is_told_under_the_hand_and_mended_with_one_t
     assert page.errors == []
 
 
+def test_a_hand_a_tile_short_is_completed_with_one_tap(browser, server):
+    page = open_page(browser, server, "daishan")
+    type_hand(page, "123m456m789m12p5z5z", "5z")  # a 3 Dots left out
+    give_facts(page)
+    fix = page.locator("#score-fixes button")
+    expect(fix).to_have_text(["add 3 Dots"])
+    fix.click()
+    expect(page.locator("#score-body")).to_be_visible()
+    assert sorted(hand_codes(page, "concealed")) == sorted(["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m",
+                                                            "1p", "2p", "3p", "5z"])
+    expect(page.locator("#undo-note")).to_have_text("3 Dots added to the hand.")
+    page.locator("#undo").click()
+    expect(fix).to_have_text(["add 3 Dots"])
+    assert page.errors == []
+
+
 def test_the_thumb_bars_score_leads_to_another_winners_hand_by_its_tab(browser, server):
     page = open_page(browser, server, "daishan")
     type_hand(page, "123m456m789m123p55p", "5p")

@@ -11,7 +11,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from scoring import REGIONS, NoWin, RecordError, check_setting, score_table
+from scoring import REGIONS, NoWin, RecordError, WrongSize, check_setting, score_table
 from scoring.record import MAX_RECORD_BYTES, load_json, record_too_large
 from scoring.tiles import TILE_INDEX, brief
 from vision.detections import CLASS_NAMES, Detections
@@ -289,16 +289,26 @@ def _json_body(max_bytes: int | None = None) -> Any:
 def score() -> Any:
     """A table record (JSON body) → the result object of `mjcam score --json`; a refusal the page's player can
     meet comes in Chinese too (``error_zh``, `webui.scorer_text`); a winner's hand one tile from a win names
-    those changes as ``changes`` too ([{"seat", "tile", "to"}]: the page offers each as one tap); a body over 1 MB
-    is refused as `mjcam score` refuses it (413)."""
+    those changes as ``changes`` too ([{"seat", "tile", "to"}], ``tile`` null for a tile to add to a hand one
+    short: the page offers each as one tap); a body over 1 MB is refused as `mjcam score` refuses it (413)."""
     record = _json_body(MAX_RECORD_BYTES)
     try:
         return jsonify(score_table(record))
     except RecordError as error:
         rules = record.get("rules") if isinstance(record, dict) else None
-        near = {"changes": [{"seat": error.seat, "tile": tile, "to": to} for tile, to in error.near]} \
-            if isinstance(error, NoWin) and error.near else {}
-        raise ApiError(400, f"invalid table record: {error}", refusal_in_chinese(str(error), rules), **near) from None
+        changes = _changes(error)
+        raise ApiError(400, f"invalid table record: {error}", refusal_in_chinese(str(error), rules),
+                       **({"changes": changes} if changes else {})) from None
+
+
+def _changes(error: RecordError) -> list[dict[str, Any]]:
+    """The changes of one tile a refusal names that would make the winner's hand a win: a tile for another
+    (`NoWin.near`), or a tile added to a hand one short (`WrongSize.adds`, ``tile`` None)."""
+    if isinstance(error, NoWin):
+        return [{"seat": error.seat, "tile": tile, "to": to} for tile, to in error.near]
+    if isinstance(error, WrongSize):
+        return [{"seat": error.seat, "tile": None, "to": tile} for tile in error.adds]
+    return []
 
 
 def _camera() -> Any:

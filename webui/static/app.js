@@ -477,13 +477,14 @@ function showScoreMessage(message, isError = false, changes = [], target = "scor
 function showRefusalAtHand(message, changes = []) {
   $("score-problem").hidden = !message;
   $("score-problem-text").textContent = message;
-  const fixes = changes.filter((change) => change.seat === state.seat && tileToChange(hand(), change.tile));
+  const fixes = changes.filter((change) => change.seat === state.seat && (change.tile === null || tileToChange(hand(), change.tile)));
   $("score-fixes-label").hidden = $("score-fixes").hidden = !fixes.length;
   $("score-fixes").replaceChildren(...fixes.map((change) => {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "button small";
-    button.textContent = t("fix_tile", { from: tileName(change.tile, state.lang), to: tileName(change.to, state.lang) });
+    button.textContent = change.tile === null ? t("add_button", { tile: tileName(change.to, state.lang) }) // a tile left out
+      : t("fix_tile", { from: tileName(change.tile, state.lang), to: tileName(change.to, state.lang) });
     button.addEventListener("click", () => takeScorerChange(change));
     return button;
   }));
@@ -500,11 +501,13 @@ function tileToChange(h, code) {
 
 /** Take one of the scorer's changes: the tile named again, as a correction from the tile picker is; Undo offered. */
 function takeScorerChange(change) {
-  const tile = change.seat === state.seat && tileToChange(hand(), change.tile);
+  const tile = change.seat === state.seat && (change.tile === null || tileToChange(hand(), change.tile));
   if (!tile) return; // a button of a refusal the hand has moved on from (its new score still on its way)
   const before = snapshot();
-  tile.code = change.to;
-  offerUndo(before, () => t("fix_taken", { from: tileName(change.tile, state.lang), to: tileName(change.to, state.lang) }));
+  if (change.tile === null) putTile(hand(), "concealed", { code: change.to, det: null }); // the player's own, placed
+  else tile.code = change.to;
+  const [from, to] = [change.tile && tileName(change.tile, state.lang), tileName(change.to, state.lang)];
+  offerUndo(before, () => (from ? t("fix_taken", { from, to }) : t("add_taken", { tile: to })));
   handEdited();
   $("hand-title").focus(); // the button is gone: the keyboard goes to the hand it changed
 }
