@@ -220,6 +220,10 @@ class Baicheng(Region):
             if p.flowers:
                 shown = "".join(p.flowers[:8]) + ("…" if len(p.flowers) > 8 else "")  # a line, however many
                 raise RecordError(f"players[{p.seat}].flowers holds {shown}: baicheng rules have no flowers")
+            flower = next((t for t in p.concealed or () if is_flower(t)), None)
+            if flower:  # nowhere to lay it aside: taken out
+                raise RecordError(f"players[{p.seat}].concealed holds the flower {flower}: baicheng rules have no "
+                                  "flowers, take it out")
         super().check_tiles(table)
 
     def check_win(self, table: Table) -> None:

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from scoring.hands import KIND_INDEX, Block, HandSpec, Reading, is_complete, readings
 from scoring.items import Item, Rule
 from scoring.record import Player, RecordError, Table
-from scoring.region import DISCARD_PAYER_NAMES, MAX_STAKE, OptionInfo, Region, RegionInfo
+from scoring.region import DISCARD_PAYER_NAMES, MAX_STAKE, HeldLaidAside, OptionInfo, Region, RegionInfo
 from scoring.result import Payment, Result, SeatResult, net_of, paying_seats
 from scoring.tiles import FLOWERS, PLAYING_TILES, SUIT_BITS, format_tiles, is_honour, is_suited
 
@@ -156,8 +156,8 @@ class Fuzhou(Region):
             where = f"players[{p.seat}]"
             for t in p.concealed or ():
                 if not is_suited(t):
-                    raise RecordError(f"{where}.concealed holds {t}; in fuzhou rules honours and flowers are "
-                                      "flowers, laid aside in 'flowers'")
+                    raise HeldLaidAside(f"{where}.concealed holds {t}; in fuzhou rules honours and flowers are "
+                                        "flowers, laid aside in 'flowers'", p.seat, t)
             for m in p.melds:
                 bad = next((t for t in m.tiles if not is_suited(t) or t == gold), None)
                 if bad is not None:

@@ -183,6 +183,19 @@ class WrongSize(RecordError):
         return str(self.args[0])
 
 
+class HeldLaidAside(RecordError):
+    """A tile its rules lay aside with the flowers (a flower, Wenling's special tiles, Fuzhou's honours) held in a
+    hand (``seat``): ``tile``."""
+
+    def __init__(self, message: str, seat: int, tile: str) -> None:
+        super().__init__(message, seat, tile)
+        self.seat = seat
+        self.tile = tile
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
 class ShortOfConditions(RecordError):
     """A complete hand the region refuses for conditions it lacks (Baicheng's 三门全, 幺九, 有刻): ``lacks``, them
     in the rules' terms ("三门全 (…) and no 幺九 (…)")."""
@@ -283,7 +296,8 @@ class Region:
         for p in table.players:
             for t in p.concealed or ():
                 if is_flower(t):
-                    raise RecordError(f"players[{p.seat}].concealed holds the flower {t}; flowers go in 'flowers'")
+                    raise HeldLaidAside(f"players[{p.seat}].concealed holds the flower {t}; flowers go in 'flowers'",
+                                        p.seat, t)
             for t in p.flowers:
                 if not is_flower(t):
                     raise RecordError(f"players[{p.seat}].flowers holds {t}, which is not a flower")

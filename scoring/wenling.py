@@ -16,7 +16,7 @@ from typing import Any
 from scoring.hands import KONG, PAIR, SEQUENCE, TRIPLET, Block, HandSpec, Reading, readings
 from scoring.items import Item, Rule, split_sums
 from scoring.record import Player, RecordError, Table
-from scoring.region import OptionInfo, Region, RegionInfo
+from scoring.region import HeldLaidAside, OptionInfo, Region, RegionInfo
 from scoring.result import Payment, Result, SeatResult, net_of
 from scoring.tiles import (DRAGONS, FLOWERS, PLAYING_TILES, SUIT_BITS, TILE_INDEX, WINDS, brief, format_tiles,
                            is_flower, is_terminal, seat_wind)
@@ -287,10 +287,10 @@ class Wenling(Region):
             where = f"players[{p.seat}]"
             for t in p.concealed or ():
                 if t in roles.specials:
-                    raise RecordError(f"{where}.concealed holds the special tile {t}; "
-                                      "specials are laid aside in 'flowers'")
+                    raise HeldLaidAside(f"{where}.concealed holds the special tile {t}; "
+                                        "specials are laid aside in 'flowers'", p.seat, t)
                 if is_flower(t) and t not in roles.de:
-                    raise RecordError(f"{where}.concealed holds the flower {t}; flowers go in 'flowers'")
+                    raise HeldLaidAside(f"{where}.concealed holds the flower {t}; flowers go in 'flowers'", p.seat, t)
             for t in p.flowers:
                 if t in roles.de:
                     raise RecordError(f"{where}.flowers holds {t}, a 得; 得 stay in the concealed hand")

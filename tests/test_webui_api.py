@@ -379,6 +379,15 @@ def test_a_hand_one_tile_from_a_win_is_refused_with_the_changes_as_data(client):
     assert "changes" not in client.post("/api/score", json={**record, "rules": "mahjong"}).get_json()
 
 
+def test_a_tile_the_rules_lay_aside_held_in_a_hand_is_refused_with_the_move_that_mends_it(client):
+    fuzhou = winner_record("fuzhou", "123m456m789m123p456p1z5p", "5p", "self_draw", seat=1, indicator="9s")
+    answer = client.post("/api/score", json=fuzhou).get_json()
+    assert answer["changes"] == [{"seat": 1, "tile": "1z", "to": "flowers"}]  # East is a flower in Fuzhou
+    baicheng = winner_record("baicheng", "678s123m8p2f", "8s", melds_text="p555p c234m")
+    answer = client.post("/api/score", json=baicheng).get_json()
+    assert "take it out" in answer["error"] and "changes" not in answer  # no flowers to lay it aside with
+
+
 def test_a_winners_hand_a_tile_short_is_refused_with_the_tiles_that_complete_it(client):
     short = winner_record("daishan", "123m456m789m12p55z", "5z", "self_draw", seat=1)  # 12p waits on 3p
     answer = client.post("/api/score", json=short).get_json()

@@ -2141,6 +2141,12 @@ def test_a_refusal_names_the_pages_groups_not_the_records_fields(browser, server
     expect(page.locator("#score-error")).to_have_text(
         "Cannot score: Seat 0 · East's tiles in hand hold East; in Fuzhou rules honours and flowers are flowers, "
         "laid aside under “Flowers”")  # not "concealed tiles", not "in 'flowers'"
+    lay = page.locator("#score-fixes button")
+    expect(lay).to_have_text(["lay East aside"])  # one tap, not the tile dialog's Move to
+    lay.click()
+    assert hand_codes(page, "flowers") == ["1z"] and "1z" not in hand_codes(page, "concealed")
+    expect(page.locator("#undo-note")).to_have_text("East laid aside with the flowers.")
+    expect(page.locator("#score-error")).not_to_contain_text("hold East")
     assert page.errors == []
 
 

@@ -102,6 +102,8 @@ CASES = {
     "a flower as the 宝": (baicheng(indicator="1f"), "白城麻将不用花牌：宝不能是「春」"),
     "flowers in Baicheng": (baicheng(flowers="1f"), "白城麻将不用花牌：请拿掉1号位的花牌"),
     "a great many flowers in Baicheng": (baicheng(flowers="1m" * 9), "白城麻将不用花牌：请拿掉1号位的花牌"),
+    "a flower in a Baicheng hand": (baicheng("678s123m8p2f", melds_text="p555p c234m", tile="8s"),
+                                   "白城麻将不用花牌：请拿掉1号位手牌中的「夏」"),
     "杠开 with no kong": (baicheng(by="self_draw", flags=("kong_replacement",)), "杠开须和牌者有杠或旋风杠"),
     "摸宝 of another tile": (baicheng(by="self_draw", flags=("bao_draw",), indicator="9m"), "“摸宝”的和牌张须是翻出的宝「九萬」"),
     "摸宝 with no 宝": (baicheng(by="self_draw", flags=("bao_draw",)), "“摸宝”须先选定宝牌"),

@@ -12,6 +12,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from scoring import REGIONS, NoWin, RecordError, WrongSize, check_setting, score_table
+from scoring.region import HeldLaidAside
 from scoring.record import MAX_RECORD_BYTES, load_json, record_too_large
 from scoring.tiles import TILE_INDEX, brief
 from vision.detections import CLASS_NAMES, Detections
@@ -302,12 +303,15 @@ def score() -> Any:
 
 
 def _changes(error: RecordError) -> list[dict[str, Any]]:
-    """The changes of one tile a refusal names that would make the winner's hand a win: a tile for another
-    (`NoWin.near`), or a tile added to a hand one short (`WrongSize.adds`, ``tile`` None)."""
+    """The changes a refusal names that mend the hand: a tile for another that would make the winner's hand a
+    win (`NoWin.near`), a tile added to a winner's hand one short (`WrongSize.adds`, ``tile`` None), or a tile its
+    rules lay aside with the flowers taken out of the hand (`HeldLaidAside`, ``to`` "flowers")."""
     if isinstance(error, NoWin):
         return [{"seat": error.seat, "tile": tile, "to": to} for tile, to in error.near]
     if isinstance(error, WrongSize):
         return [{"seat": error.seat, "tile": None, "to": tile} for tile in error.adds]
+    if isinstance(error, HeldLaidAside):
+        return [{"seat": error.seat, "tile": error.tile, "to": "flowers"}]
     return []
 
 

@@ -142,6 +142,8 @@ REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = (
          "{seat}号位的牌已成和牌型，但没有{lacks}，白城麻将不算和牌"),
     _row(r"baicheng rules have no flowers: the 宝 indicator cannot be (?P<tiles>{TILE})", "白城麻将不用花牌：宝不能是{tiles}"),
     _row(r"{SEAT}\.flowers holds (?:{TILE})+…?: baicheng rules have no flowers", "白城麻将不用花牌：请拿掉{seat}号位的花牌"),
+    _row(r"{SEAT}\.concealed holds the flower (?P<tiles>{TILE}): baicheng rules have no flowers, take it out",
+         "白城麻将不用花牌：请拿掉{seat}号位手牌中的{tiles}"),
     _row(r"flag kong_replacement \(杠开\) needs a kong or whirlwind of the winner", "杠开须和牌者有杠或旋风杠"),
     # scoring.daishan
     _row(r"flag heaven \(天胡\) needs the dealer as the winner", "天胡须庄家和牌"),

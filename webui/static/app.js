@@ -484,6 +484,7 @@ function showRefusalAtHand(message, changes = []) {
     button.type = "button";
     button.className = "button small";
     button.textContent = change.tile === null ? t("add_button", { tile: tileName(change.to, state.lang) }) // a tile left out
+      : change.to === "flowers" ? t("lay_aside_button", { tile: tileName(change.tile, state.lang) }) // one the rules lay aside
       : t("fix_tile", { from: tileName(change.tile, state.lang), to: tileName(change.to, state.lang) });
     button.addEventListener("click", () => takeScorerChange(change));
     return button;
@@ -499,15 +500,27 @@ function tileToChange(h, code) {
   return held[0] ?? (h.win?.code === code && !h.win.aside ? h.win : null);
 }
 
+/** Every ``code`` of the hand in hand laid aside with the flowers; the winning tile of that code too, staying the
+ * winning tile where the rules win on a tile laid aside (Wenling's 腊子), else no longer the winning tile. */
+function layAside(h, code) {
+  for (let i = h.concealed.length - 1; i >= 0; i -= 1) if (h.concealed[i].code === code) putTile(h, "flowers", takeTile(h, "concealed", i));
+  if (h.win?.code !== code || h.win.aside) return;
+  if (region().wins_on_laid_aside) h.win.aside = true;
+  else putTile(h, "flowers", takeTile(h, "win"));
+}
+
 /** Take one of the scorer's changes: the tile named again, as a correction from the tile picker is; Undo offered. */
 function takeScorerChange(change) {
   const tile = change.seat === state.seat && (change.tile === null || tileToChange(hand(), change.tile));
   if (!tile) return; // a button of a refusal the hand has moved on from (its new score still on its way)
   const before = snapshot();
-  if (change.tile === null) putTile(hand(), "concealed", { code: change.to, det: null }); // the player's own, placed
+  const h = hand();
+  if (change.tile === null) putTile(h, "concealed", { code: change.to, det: null }); // the player's own, placed
+  else if (change.to === "flowers") layAside(h, change.tile);
   else tile.code = change.to;
-  const [from, to] = [change.tile && tileName(change.tile, state.lang), tileName(change.to, state.lang)];
-  offerUndo(before, () => (from ? t("fix_taken", { from, to }) : t("add_taken", { tile: to })));
+  const from = change.tile && tileName(change.tile, state.lang);
+  const to = change.to === "flowers" ? "" : tileName(change.to, state.lang);
+  offerUndo(before, () => (!from ? t("add_taken", { tile: to }) : to ? t("fix_taken", { from, to }) : t("laid_aside", { tile: from })));
   handEdited();
   $("hand-title").focus(); // the button is gone: the keyboard goes to the hand it changed
 }
