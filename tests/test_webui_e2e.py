@@ -903,8 +903,21 @@ def test_a_hand_a_tile_short_is_completed_with_one_tap(browser, server):
     assert sorted(hand_codes(page, "concealed")) == sorted(["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m",
                                                             "1p", "2p", "3p", "5z"])
     expect(page.locator("#undo-note")).to_have_text("3 Dots added to the hand.")
+    page.locator("#lang").click()
+    expect(page.locator("#undo-note")).to_have_text("已把三筒加入手牌。")  # the tile named in the new language too
     page.locator("#undo").click()
-    expect(fix).to_have_text(["add 3 Dots"])
+    expect(fix).to_have_text(["补上三筒"])
+    assert page.errors == []
+
+
+def test_a_winning_flower_laid_aside_with_one_tap_asks_for_the_winning_tile_again(browser, server):
+    page = open_page(browser, server, "wenling")
+    type_hand(page, "123m456m789m123p456p5p5p1f", "1f")  # Spring marked as the winning tile, in the hand
+    give_facts(page)
+    page.locator("#score-fixes button", has_text="lay Spring aside").click()
+    assert hand_codes(page, "flowers") == ["1f"] and hand_codes(page, "win") == []
+    expect(page.locator("#win-group")).to_have_class(re.compile(r"\bmissing\b"))  # marked again where it won
+    expect(page.locator("#score-error")).to_be_hidden()
     assert page.errors == []
 
 
@@ -1009,6 +1022,26 @@ def test_a_photo_of_the_next_hand_starts_a_new_deal_and_a_retake_keeps_the_facts
     expect(page.locator('input[name="by"][value="discard"]')).to_be_checked()
     expect(page.locator("#dealer")).to_have_value("2")
     expect(page.locator("#status")).to_contain_text("Found 14 tiles")
+    assert page.errors == []
+
+
+def test_a_photo_showing_more_of_the_same_hand_keeps_the_facts(browser, server):
+    page = open_page(browser, server, "daishan")
+    photo = next(VALID_IMAGES.glob("hand_004_*.jpg"))
+    whole = page.request.post(server + "api/detect", multipart={
+        "image": {"name": photo.name, "mimeType": "image/jpeg", "buffer": photo.read_bytes()}, "rules": "daishan"}).json()
+    part = json.loads(json.dumps(whole))  # the first photo cut six tiles of the hand off
+    concealed = next(g for g in part["hand"]["groups"] if g["kind"] == "concealed")
+    concealed["tiles"] = concealed["tiles"][:-6]
+    page.route("**/api/detect", lambda route: route.fulfill(json=part))
+    page.set_input_files("#photo-file", str(photo))
+    expect(page.locator("#status")).to_contain_text("Found")
+    page.locator('input[name="by"][value="self_draw"]').check()
+    page.select_option("#dealer", "3")
+    page.unroute("**/api/detect")
+    upload(page, "hand_004")  # the whole hand: all of the last photo's tiles in it, the same deal
+    expect(page.locator('input[name="by"][value="self_draw"]')).to_be_checked()
+    expect(page.locator("#dealer")).to_have_value("3")
     assert page.errors == []
 
 

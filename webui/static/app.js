@@ -500,13 +500,11 @@ function tileToChange(h, code) {
   return held[0] ?? (h.win?.code === code && !h.win.aside ? h.win : null);
 }
 
-/** Every ``code`` of the hand in hand laid aside with the flowers; the winning tile of that code too, staying the
- * winning tile where the rules win on a tile laid aside (Wenling's 腊子), else no longer the winning tile. */
+/** Every ``code`` of the hand in hand laid aside with the flowers, the winning tile of that code too (no longer
+ * the winning tile: the player marks it again, as the thumb bar and the ringed group ask, where it won a 腊子). */
 function layAside(h, code) {
   for (let i = h.concealed.length - 1; i >= 0; i -= 1) if (h.concealed[i].code === code) putTile(h, "flowers", takeTile(h, "concealed", i));
-  if (h.win?.code !== code || h.win.aside) return;
-  if (region().wins_on_laid_aside) h.win.aside = true;
-  else putTile(h, "flowers", takeTile(h, "win"));
+  if (h.win?.code === code && !h.win.aside) putTile(h, "flowers", takeTile(h, "win"));
 }
 
 /** Take one of the scorer's changes: the tile named again, as a correction from the tile picker is; Undo offered. */
@@ -518,9 +516,10 @@ function takeScorerChange(change) {
   if (change.tile === null) putTile(h, "concealed", { code: change.to, det: null }); // the player's own, placed
   else if (change.to === "flowers") layAside(h, change.tile);
   else tile.code = change.to;
-  const from = change.tile && tileName(change.tile, state.lang);
-  const to = change.to === "flowers" ? "" : tileName(change.to, state.lang);
-  offerUndo(before, () => (!from ? t("add_taken", { tile: to }) : to ? t("fix_taken", { from, to }) : t("laid_aside", { tile: from })));
+  offerUndo(before, () => { // the tiles named in the page's language when the note is shown
+    const [from, to] = [change.tile, change.to].map((code) => isTile(code) && tileName(code, state.lang));
+    return !from ? t("add_taken", { tile: to }) : to ? t("fix_taken", { from, to }) : t("laid_aside", { tile: from });
+  });
   handEdited();
   $("hand-title").focus(); // the button is gone: the keyboard goes to the hand it changed
 }
@@ -1702,7 +1701,7 @@ async function requestReading(seat, photoUrl, endpoint, form, { camera = false, 
   // a photo of another whole hand than the seat's last (not a retake, some tiles read otherwise; not part of it): the
   // next deal, its facts asked afresh as New hand does; a capture the player asked for (Capture now) replaces the
   // hand only
-  if (!taken && had && held >= PARTIAL_SHARE * had && sharedTiles(read, last) < NEW_DEAL_SHARE * Math.max(held, had)) {
+  if (!taken && had && held >= PARTIAL_SHARE * had && sharedTiles(read, last) < NEW_DEAL_SHARE * Math.min(held, had)) {
     clearTable();
     forgetPhotosBeingRead([0, 1, 2, 3].filter((other) => other !== seat)); // their answers were for the last deal
     renderRegionFields(); // the events unticked
@@ -1721,8 +1720,9 @@ async function requestReading(seat, photoUrl, endpoint, form, { camera = false, 
  * before (at least PARTIAL_MIN) is part of that hand covered: not taken. */
 const PARTIAL_SHARE = 0.75;
 const PARTIAL_MIN = 8;
-/** A photo of a whole hand sharing fewer than this share of its tiles with the seat's last is the next deal's (two
- * `valid` hands of one table share 0.47 and 0.57; a retake with 5 of 14 tiles read otherwise still 0.64). */
+/** A photo of a whole hand sharing fewer than this share of the tiles of the smaller of it and the seat's last is
+ * the next deal's (two `valid` hands of one table share 0.47 and 0.57; a retake with 5 of 14 tiles read otherwise
+ * still 0.64, one showing more of the hand, or its flowers too, all of the last). */
 const NEW_DEAL_SHARE = 0.6;
 
 /** How many tiles two readings' tile lists (`handTiles`) have in common, each kind as often as both hold it. */
