@@ -247,7 +247,7 @@ class Baicheng(Region):
         missing = [name for name, test in conditions.items() if not any(getattr(h, test) for h in found)]
         lacks = " and no ".join(missing) if missing else "reading meeting 三门全, 幺九 and 有刻 at once"
         raise ShortOfConditions(f"players[{table.win.player}]'s hand is complete but has no {lacks}, so it is no win "
-                                "under baicheng rules", lacks)
+                                "under baicheng rules", table.win.player, lacks)
 
     # -- the hand --------------------------------------------------------------------------------------------------
     def readings(self, table: Table) -> tuple[Reading, ...]:

@@ -157,55 +157,51 @@ class RegionInfo:
         }
 
 
-class NoWin(RecordError):
-    """The winner's hand (``seat``) is no legal win of the region (every other record check passed); ``near``:
-    the one-tile changes (tile, tile instead) of the winner's concealed tiles that would make it one."""
+class HandRefusal(RecordError):
+    """A refusal of one seat's hand (``seat``) that says what would mend it; pickled and unpickled whole."""
+
+    def __init__(self, message: str, seat: int, *mends: Any) -> None:
+        super().__init__(message, seat, *mends)
+        self.seat = seat
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class NoWin(HandRefusal):
+    """The winner's hand is no legal win of the region (every other record check passed); ``near``: the one-tile
+    changes (tile, tile instead) of the winner's concealed tiles that would make it one."""
 
     def __init__(self, message: str, seat: int, near: tuple[tuple[str, str], ...] = ()) -> None:
         super().__init__(message, seat, near)
-        self.seat = seat
         self.near = near
 
-    def __str__(self) -> str:
-        return str(self.args[0])
 
-
-class WrongSize(RecordError):
-    """A hand (``seat``) of another size than its rules and role need; ``adds``: for a winner's hand one tile
-    short, the tiles that, added, would make it a legal win (`Region.completing_tiles`)."""
+class WrongSize(HandRefusal):
+    """A hand of another size than its rules and role need; ``adds``: for a winner's hand one tile short, the tiles
+    that, added, would make it a legal win (`Region.completing_tiles`)."""
 
     def __init__(self, message: str, seat: int, adds: tuple[str, ...] = ()) -> None:
         super().__init__(message, seat, adds)
-        self.seat = seat
         self.adds = adds
 
-    def __str__(self) -> str:
-        return str(self.args[0])
 
-
-class HeldLaidAside(RecordError):
+class HeldLaidAside(HandRefusal):
     """A tile its rules lay aside with the flowers (a flower, Wenling's special tiles, Fuzhou's honours) held in a
-    hand (``seat``): ``tile``."""
+    hand: ``tile``."""
 
     def __init__(self, message: str, seat: int, tile: str) -> None:
         super().__init__(message, seat, tile)
-        self.seat = seat
         self.tile = tile
 
-    def __str__(self) -> str:
-        return str(self.args[0])
 
-
-class ShortOfConditions(RecordError):
+class ShortOfConditions(HandRefusal):
     """A complete hand the region refuses for conditions it lacks (Baicheng's 三门全, 幺九, 有刻): ``lacks``, them
     in the rules' terms ("三门全 (…) and no 幺九 (…)")."""
 
-    def __init__(self, message: str, lacks: str) -> None:
-        super().__init__(message, lacks)
+    def __init__(self, message: str, seat: int, lacks: str) -> None:
+        super().__init__(message, seat, lacks)
         self.lacks = lacks
-
-    def __str__(self) -> str:
-        return str(self.args[0])
 
 
 class Region:

@@ -225,6 +225,18 @@ def give_facts(page: Page) -> None:
         page.locator("#indicator-clear").click()
 
 
+def detect_answer(page: Page, server: str, photo: Path, rules: str) -> dict:
+    """What `/api/detect` answers for ``photo`` read with ``rules`` (asked beside the page, not through it)."""
+    return page.request.post(server + "api/detect", multipart={
+        "image": {"name": photo.name, "mimeType": "image/jpeg", "buffer": photo.read_bytes()}, "rules": rules}).json()
+
+
+def won_on_discard(page: Page, seat: int) -> None:
+    """Say the hand was won on seat ``seat``'s discard."""
+    page.locator('input[name="by"][value="discard"]').check()
+    page.select_option("#from", str(seat))
+
+
 def scored(page: Page) -> None:
     """Wait until the score asked for by the last change has come (its request no longer pending)."""
     expect(page.locator("#score")).not_to_have_attribute("aria-busy", "true")
@@ -669,8 +681,7 @@ def test_a_hand_the_rules_do_not_score_is_not_checked_for_its_size(browser, serv
     # Daishan scores the winner alone: seat 1's photo (14 tiles, one too many as read) is sent as unknown
     page = open_page(browser, server, "daishan")
     upload(page, "hand_004")
-    page.locator('input[name="by"][value="discard"]').check()
-    page.select_option("#from", "1")
+    won_on_discard(page, 1)
     scored(page)
     net = page.locator("#net-0").inner_text()
     page.locator("#seat-tab-1").click()
@@ -732,8 +743,7 @@ def correct_a_tile(page: Page) -> None:
 def test_the_hand_in_progress_survives_a_reload_and_back_forward(browser, server):
     page = open_page(browser, server, "daishan")
     correct_a_tile(page)
-    page.locator('input[name="by"][value="discard"]').check()
-    page.select_option("#from", "2")
+    won_on_discard(page, 2)
     hand = hand_codes(page)
     assert "5s" in hand
     for leave in (page.reload, lambda: (page.goto("about:blank"), page.go_back())):
@@ -1009,8 +1019,7 @@ def test_a_hand_among_other_tiles_is_shown_alone_and_the_whole_photo_on_a_tap(br
 def test_a_photo_of_the_next_hand_starts_a_new_deal_and_a_retake_keeps_the_facts(browser, server):
     page = open_page(browser, server, "daishan")
     upload(page, "hand_004")
-    page.locator('input[name="by"][value="discard"]').check()
-    page.select_option("#from", "2")
+    won_on_discard(page, 2)
     page.select_option("#dealer", "2")
     upload(page, "hand_004")  # a retake of the same hand: the facts stay
     expect(page.locator('input[name="by"][value="discard"]')).to_be_checked()
@@ -1028,8 +1037,7 @@ def test_a_photo_of_the_next_hand_starts_a_new_deal_and_a_retake_keeps_the_facts
 def test_a_photo_showing_more_of_the_same_hand_keeps_the_facts(browser, server):
     page = open_page(browser, server, "daishan")
     photo = next(VALID_IMAGES.glob("hand_004_*.jpg"))
-    whole = page.request.post(server + "api/detect", multipart={
-        "image": {"name": photo.name, "mimeType": "image/jpeg", "buffer": photo.read_bytes()}, "rules": "daishan"}).json()
+    whole = detect_answer(page, server, photo, "daishan")
     part = json.loads(json.dumps(whole))  # the first photo cut six tiles of the hand off
     concealed = next(g for g in part["hand"]["groups"] if g["kind"] == "concealed")
     concealed["tiles"] = concealed["tiles"][:-6]
@@ -1138,8 +1146,7 @@ def test_chinese_page_shows_the_readers_problems_in_chinese(browser, server):
     page = open_page(browser, server, "baicheng")
     page.locator("#lang").click()
     photo = next(VALID_IMAGES.glob("hand_006_*.jpg"))
-    answer = page.request.post(server + "api/detect", multipart={
-        "image": {"name": photo.name, "mimeType": "image/jpeg", "buffer": photo.read_bytes()}, "rules": "baicheng"}).json()
+    answer = detect_answer(page, server, photo, "baicheng")
     assert answer["hand"]["problems"][0].startswith("Baicheng is played without flowers")
     answer["hand"]["problems"].append("the photo is blurred")  # a sentence the server has no Chinese for
     answer["hand"]["problems_zh"].append(None)
@@ -1377,8 +1384,7 @@ def test_the_scorers_refusal_of_a_meld_names_the_seats_meld_and_its_tiles(browse
 def test_a_tile_the_photo_did_not_show_is_added_with_one_tap_and_undone(browser, server):
     page = open_page(browser, server, "daishan")
     photo = next(VALID_IMAGES.glob("370263729_*.jpg"))
-    answer = page.request.post(server + "api/detect", multipart={
-        "image": {"name": photo.name, "mimeType": "image/jpeg", "buffer": photo.read_bytes()}, "rules": "daishan"}).json()
+    answer = detect_answer(page, server, photo, "daishan")
     assert answer["hand"]["problems"] == [] and answer["hand"]["concealed"] == "123555667788m55z"
     hidden = next(g for g in answer["hand"]["groups"] if g["kind"] == "concealed")["tiles"][-1]  # a 5z
     tiles = [tile for i, tile in enumerate(answer["tiles"]) if i != hidden]
@@ -1409,8 +1415,7 @@ def test_a_tile_the_photo_did_not_show_is_added_with_one_tap_and_undone(browser,
 def test_a_slanted_row_is_one_row_in_a_suggestions_words(browser, server):
     page = open_page(browser, server, "daishan")
     photo = next(VALID_IMAGES.glob("hand_006_*.jpg"))
-    answer = page.request.post(server + "api/detect", multipart={
-        "image": {"name": photo.name, "mimeType": "image/jpeg", "buffer": photo.read_bytes()}, "rules": "daishan"}).json()
+    answer = detect_answer(page, server, photo, "daishan")
     w, h, turn = answer["width"], answer["height"], math.radians(20)
 
     def slanted(box):  # the box's centre turned by 20° about the photo's centre (a hand photographed aslant)
@@ -1968,8 +1973,7 @@ def test_a_daishan_total_says_who_pays_it(browser, server):
     heading = page.locator("#seat-score-0 h3")
     total = page.locator("#seat-score-0 .total").inner_text()
     expect(heading).to_have_text(re.compile(f"— {total} 分 from each of the three$"))  # not its net, 3 × that
-    page.locator('input[name="by"][value="discard"]').check()
-    page.select_option("#from", "2")
+    won_on_discard(page, 2)
     expect(heading).to_have_text(re.compile(r"— \d+ 分 from the discarder$"))
     page.locator("#lang").click()
     expect(heading).to_have_text(re.compile(r"— 放炮者付 \d+ 分$"))
@@ -2132,8 +2136,7 @@ def score_on_a_small_phone(browser, server, chinese: bool) -> Page:
         page.locator("#lang").click()
     type_hand(page, "123m456m789m123p456p55p", "5p")
     give_facts(page)
-    page.locator('input[name="by"][value="discard"]').check()
-    page.select_option("#from", "2")
+    won_on_discard(page, 2)
     expect(page.locator("#payments td").first).to_contain_text("1号位 · 南" if chinese else "Seat 1")
     assert page.evaluate("[document.documentElement, document.getElementById('score-body')]"
                          ".every((e) => e.scrollWidth <= e.clientWidth)")  # "North" was cut off: 13 px too wide
@@ -2471,8 +2474,7 @@ def test_the_score_says_whether_the_bao_facts_ticked_come_to_bao(browser, server
     page = open_page(browser, server, "wenling")
     type_hand(page, "111m222m333m444p555p66p", "6p")
     give_facts(page)
-    page.locator('input[name="by"][value="discard"]').check()
-    page.select_option("#from", "2")
+    won_on_discard(page, 2)
     note = page.locator("#score-bao")
     expect(page.locator("#score-body")).to_be_visible()
     expect(note).to_be_hidden()  # nothing said of 包三家
