@@ -1721,8 +1721,8 @@ async function requestReading(seat, photoUrl, endpoint, form, { camera = false, 
 const PARTIAL_SHARE = 0.75;
 const PARTIAL_MIN = 8;
 /** A photo of a whole hand sharing fewer than this share of the tiles of the smaller of it and the seat's last is
- * the next deal's (two `valid` hands of one table share 0.47 and 0.57; a retake with 5 of 14 tiles read otherwise
- * still 0.64, one showing more of the hand, or its flowers too, all of the last). */
+ * the next deal's (the `valid` hand_004 shares 0.47 with hand_007 and 0.57 with hand_012, as read; a retake with 5
+ * of 14 tiles read otherwise still 0.64, one showing more of the hand, or its flowers too, all of the last). */
 const NEW_DEAL_SHARE = 0.6;
 
 /** How many tiles two readings' tile lists (`handTiles`) have in common, each kind as often as both hold it. */
