@@ -37,8 +37,8 @@ from scoring.record import RULES, RecordError, Table, parse_table
 from scoring.region import NoWin, Region, RegionInfo, ShortOfConditions, WrongSize
 from scoring.tiles import brief
 
-__all__ = ["REGIONS", "NoWin", "RecordError", "RegionInfo", "Table", "WrongSize", "check_setting",
-           "is_winning_hand", "lacking_conditions", "laid_aside", "score_table", "score_valid_table", "validate_table"]
+__all__ = ["REGIONS", "RecordError", "RegionInfo", "Table", "check_setting", "is_winning_hand", "lacking_conditions",
+           "laid_aside", "score_table", "score_valid_table", "validate_table"]
 
 
 def _load_regions() -> dict[str, Region]:

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
-from scoring.record import DEALER_FLAGS, FLAG_WIN_BY, INDICATOR_WIN_FLAGS, Player, RecordError, Table, whole_number
+from scoring.record import DEALER_FLAGS, FLAG_WIN_BY, INDICATOR_WIN_FLAGS, Player, RecordError, Table, Win, whole_number
 from scoring.result import Result
 from scoring.tiles import FLOWERS, PLAYING_TILES, TILE_INDEX, TileError, brief, format_tiles, is_flower, parse_tiles
 
@@ -167,6 +167,11 @@ class HandRefusal(RecordError):
     def __str__(self) -> str:
         return str(self.args[0])
 
+    def changes(self) -> list[dict[str, Any]]:
+        """What would mend the hand, one change a dict: ``seat``; ``tile`` the tile to change (None: one to add);
+        ``to`` the tile it becomes, or "flowers" where it is laid aside. None here; the refusals that know say."""
+        return []
+
 
 class NoWin(HandRefusal):
     """The winner's hand is no legal win of the region (every other record check passed); ``near``: the one-tile
@@ -175,6 +180,9 @@ class NoWin(HandRefusal):
     def __init__(self, message: str, seat: int, near: tuple[tuple[str, str], ...] = ()) -> None:
         super().__init__(message, seat, near)
         self.near = near
+
+    def changes(self) -> list[dict[str, Any]]:
+        return [{"seat": self.seat, "tile": tile, "to": to} for tile, to in self.near]
 
 
 class WrongSize(HandRefusal):
@@ -185,6 +193,9 @@ class WrongSize(HandRefusal):
         super().__init__(message, seat, adds)
         self.adds = adds
 
+    def changes(self) -> list[dict[str, Any]]:
+        return [{"seat": self.seat, "tile": None, "to": tile} for tile in self.adds]
+
 
 class HeldLaidAside(HandRefusal):
     """A tile its rules lay aside with the flowers (a flower, Wenling's special tiles, Fuzhou's honours) held in a
@@ -193,6 +204,9 @@ class HeldLaidAside(HandRefusal):
     def __init__(self, message: str, seat: int, tile: str) -> None:
         super().__init__(message, seat, tile)
         self.tile = tile
+
+    def changes(self) -> list[dict[str, Any]]:
+        return [{"seat": self.seat, "tile": self.tile, "to": "flowers"}]
 
 
 class ShortOfConditions(HandRefusal):
@@ -235,10 +249,7 @@ class Region:
                 concealed = list(player.concealed or ())
                 concealed[concealed.index(old)] = new
                 last = old == win.tile and concealed.count(old) == 0
-                changed = replace(table, win=replace(win, tile=new) if last else win,
-                                  players=tuple(replace(p, concealed=tuple(concealed)) if p is player else p
-                                                for p in table.players))
-                if self._record_holds(changed) and self._wins(changed):
+                if self._wins_with(table, tuple(concealed), replace(win, tile=new) if last else win):
                     found.append((old, new))
         return sorted(found, key=lambda change: (change[0][1] != change[1][1],
                                                  abs(TILE_INDEX[change[0]] - TILE_INDEX[change[1]])))[:NEAR_WINS]
@@ -251,13 +262,15 @@ class Region:
         player = table.players[table.win.player]
         if player.concealed is None or player.size + 1 not in self.allowed_sizes(table, player.seat):
             return ()
-        found = []
-        for tile in PLAYING_TILES:
-            added = replace(table, players=tuple(replace(p, concealed=(*p.concealed, tile)) if p is player else p
-                                                 for p in table.players))
-            if self._record_holds(added) and self._wins(added):
-                found.append(tile)
+        found = [tile for tile in PLAYING_TILES if self._wins_with(table, (*player.concealed, tile), table.win)]
         return tuple(found[:NEAR_WINS])
+
+    def _wins_with(self, table: Table, concealed: tuple[str, ...], win: Win) -> bool:
+        """Whether the table is a legal win with the winner's concealed tiles ``concealed`` and the win ``win``
+        (every record check passed too): a mended hand tried (`near_wins`, `completing_tiles`)."""
+        changed = replace(table, win=win, players=tuple(replace(p, concealed=concealed) if p.seat == win.player else p
+                                                        for p in table.players))
+        return self._record_holds(changed) and self._wins(changed)
 
     def _wins(self, table: Table) -> bool:
         """`is_win`, but False where it refuses the hand (a region's own reason a hand is no win)."""

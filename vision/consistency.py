@@ -125,29 +125,32 @@ def _fill_order(tile: str) -> tuple[bool, str, str]:
     return not is_yaojiu(tile), tile[0], tile[1]
 
 
+def _as_won(reading: HandReading) -> tuple[list[str], list[dict[str, Any]]] | None:
+    """The reading's concealed tiles with its winning tile last, as `scoring.is_winning_hand` takes them, and a copy
+    of its melds; None without a winning tile among the concealed ones."""
+    concealed = parse_tiles(reading.concealed)
+    if reading.win_tile is None or reading.win_tile not in concealed:
+        return None
+    concealed.remove(reading.win_tile)
+    return concealed + [reading.win_tile], [dict(m) for m in reading.melds]
+
+
 def _lacks(reading: HandReading, indicator: str | None, options: dict[str, Any] | None, seat: int) -> str:
     """The conditions of its region a complete hand lacks (Baicheng's 三门全, 幺九, 有刻: `scoring.lacking_conditions`);
     "" for none, or a kong shown all face down (its kind unknown)."""
-    melds = [dict(m) for m in reading.melds]
-    concealed = parse_tiles(reading.concealed)
-    if reading.win_tile not in concealed or any(not m["tiles"] for m in melds):
+    won = _as_won(reading)
+    if won is None or any(not m["tiles"] for m in won[1]):
         return ""
-    concealed.remove(reading.win_tile)
-    return scoring.lacking_conditions(reading.region, concealed + [reading.win_tile], melds, indicator, options,
-                                      reading.flowers, seat=seat)
+    return scoring.lacking_conditions(reading.region, *won, indicator, options, reading.flowers, seat=seat)
 
 
 def _wins(reading: HandReading, indicator: str | None, options: dict[str, Any] | None, seat: int) -> bool:
     """Whether the reading is a winning hand; a kong shown all face down may be any kind that fits (of the
     MAX_BLANK_FILLS kinds, or sets of kinds, tried first)."""
-    if reading.win_tile is None:
+    won = _as_won(reading)
+    if won is None:
         return False
-    concealed = parse_tiles(reading.concealed)
-    if reading.win_tile not in concealed:
-        return False
-    concealed.remove(reading.win_tile)
-    concealed.append(reading.win_tile)
-    melds = [dict(m) for m in reading.melds]
+    concealed, melds = won
     blank = [i for i, m in enumerate(melds) if not m["tiles"]]
     used = Counter(concealed + [t for m in melds for t in parse_tiles(m["tiles"])])
     choices = sorted((t for t in PLAYING_TILES if used[t] == 0), key=_fill_order)

@@ -11,8 +11,8 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
-from scoring import REGIONS, NoWin, RecordError, WrongSize, check_setting, score_table
-from scoring.region import HeldLaidAside
+from scoring import REGIONS, RecordError, check_setting, score_table
+from scoring.region import HandRefusal
 from scoring.record import MAX_RECORD_BYTES, load_json, record_too_large
 from scoring.tiles import TILE_INDEX, brief
 from vision.detections import CLASS_NAMES, Detections
@@ -297,22 +297,9 @@ def score() -> Any:
         return jsonify(score_table(record))
     except RecordError as error:
         rules = record.get("rules") if isinstance(record, dict) else None
-        changes = _changes(error)
+        changes = error.changes() if isinstance(error, HandRefusal) else []
         raise ApiError(400, f"invalid table record: {error}", refusal_in_chinese(str(error), rules),
                        **({"changes": changes} if changes else {})) from None
-
-
-def _changes(error: RecordError) -> list[dict[str, Any]]:
-    """The changes a refusal names that mend the hand: a tile for another that would make the winner's hand a
-    win (`NoWin.near`), a tile added to a winner's hand one short (`WrongSize.adds`, ``tile`` None), or a tile its
-    rules lay aside with the flowers taken out of the hand (`HeldLaidAside`, ``to`` "flowers")."""
-    if isinstance(error, NoWin):
-        return [{"seat": error.seat, "tile": tile, "to": to} for tile, to in error.near]
-    if isinstance(error, WrongSize):
-        return [{"seat": error.seat, "tile": None, "to": tile} for tile in error.adds]
-    if isinstance(error, HeldLaidAside):
-        return [{"seat": error.seat, "tile": error.tile, "to": "flowers"}]
-    return []
 
 
 def _camera() -> Any:
