@@ -340,7 +340,7 @@ function composeRecord() {
     const short = h.melds.findIndex((m) => m.tiles.length > 0 && m.tiles.length < 3);
     if (short >= 0) return { needed: t("meld_unfinished", { seat: seatLabel(seat), n: short + 1, k: h.melds[short].tiles.length }), target: handOf(seat) };
   }
-  if (state.winner !== null && !state.hands[state.winner].win) {
+  if (winTileUnmarked()) {
     return { needed: t("problem_no_win", { seat: seatLabel(state.winner) }), target: state.winner === state.seat ? "win-group" : handOf(state.winner) };
   }
   const missing = missingFacts();
@@ -401,6 +401,9 @@ function factGiven(key, seat = state.seat) {
 }
 
 /** The events ticked that these rules read and the facts given allow. */
+/** Whether a winner is named whose winning tile is not marked in its hand (what the score then waits for). */
+const winTileUnmarked = () => state.winner !== null && !state.hands[state.winner].win;
+
 /** Where a seat's hand is changed: the hand shown, or the seat's tab when another seat's hand is shown. */
 const handOf = (seat) => (seat === state.seat ? "hand" : `seat-tab-${seat}`);
 
@@ -462,7 +465,7 @@ function showScoreMessage(message, isError = false, changes = [], target = "scor
   $("score-error").textContent = isError ? message : "";
   $("score-error").hidden = !isError;
   $("score-body").hidden = true;
-  const left = isError || !state.hands.some(tileCount) ? 0 : missingFacts().length + (state.winner !== null && !state.hands[state.winner].win);
+  const left = isError || !state.hands.some(tileCount) ? 0 : missingFacts().length + winTileUnmarked();
   const thumb = $("thumb-score");
   thumb.replaceChildren(isError ? t("thumb_refused") : t("score"), // how many things are left to set, under it
     ...(left ? [Object.assign(document.createElement("small"), { textContent: t("thumb_needs", { n: left }) })] : []));
@@ -682,7 +685,7 @@ function renderHand() {
     box.dataset.group = gid;
     if (gid === "win") { // the winner's winning tile, not yet marked: what the score waits for, ringed as a fact is
       box.id = "win-group";
-      box.classList.toggle("missing", state.winner === state.seat && !h.win && tileCount(h) > 0);
+      box.classList.toggle("missing", state.winner === state.seat && winTileUnmarked() && tileCount(h) > 0);
       box.dataset.needed = t("needed_tile"); // a tile to mark, not a field to fill
     }
     const label = header || document.createElement("h3");
