@@ -164,6 +164,16 @@ def test_video_file_plays_like_a_camera_and_captures_each_hand(video):
         assert (photo.width, photo.height) == (640, 480)
 
 
+def test_a_fast_camera_is_looked_at_ten_times_a_second_and_still_captures_each_hand(tmp_path):
+    """A 30 fps source: two frames of three are taken off it undecoded (`LOOK_SECONDS`), and stillness, judged
+    on the frames looked at, still captures each hand once."""
+    path = tmp_path / "fast.avi"
+    frames = write_table_video(path, PHOTOS, fps=30, still_seconds=1.5, sweep_seconds=0.5)
+    _, status = played_to_the_end(str(path), 30, 0.1)
+    assert status["ended"] and status["capture"] == 2
+    assert status["frames"] == frames == 2 * (15 + 45) and frames / 3 - 4 <= status["looked"] <= frames / 3 + 4
+
+
 def jpeg(seed: int) -> bytes:
     return cv2.imencode(".jpg", picture(seed))[1].tobytes()
 

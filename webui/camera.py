@@ -1,11 +1,11 @@
 """A mounted webcam for the table page: frames read in a background thread, captured when the picture stays still.
 
 The source is what OpenCV opens: a device index (``0``) or device node (``/dev/video0``), a video file (a raw
-MJPEG stream too; a file OpenCV reads only one frame from is a still image, refused) or a stream URL. Each frame is
-compared with the one before on a small blurred grey copy; when less than ``motion_fraction`` of its
-pixels changed for ``still_seconds``, the frame is captured — once per still spell, and only when it
-differs from the last capture (a hand laid down, not the same table seen again). A video file plays at
-its own frame rate, like a live camera, and the camera ends with it.
+MJPEG stream too; a file OpenCV reads only one frame from is a still image, refused) or a stream URL. Each frame
+looked at (a fast camera's every third or so, `LOOK_SECONDS`) is compared with the one before on a small blurred
+grey copy; when less than ``motion_fraction`` of its pixels changed for ``still_seconds``, the frame is captured —
+once per still spell, and only when it differs from the last capture (a hand laid down, not the same table seen
+again). A video file plays at its own frame rate, like a live camera, and the camera ends with it.
 """
 from __future__ import annotations
 
@@ -51,6 +51,10 @@ NO_FRAME = "no frame, reopening"
 """The end of the status error of a source that stopped sending frames (``lost`` in the status: the page says
 it in its own words)."""
 REOPEN_SECONDS = 2.0
+LOOK_SECONDS = 1 / 12
+"""The least time between two frames looked at (decoded, judged for stillness, shown live): a 30 fps camera is
+looked at 10 times a second, every third frame, a 10 fps one at each frame; the page asks for the live picture
+at most 5 times a second."""
 STALL_SECONDS = 3.0
 """A source that sends no frame for this long has stalled (a stream that stays open but sends nothing: OpenCV's
 read waits about 30 s before it fails): said as lost, and its stillness clock starts again with the next frame."""
@@ -125,6 +129,7 @@ class Camera:
         self._frame: np.ndarray | None = None
         self._previous_small: np.ndarray | None = None
         self._frame_count = 0
+        self._passed_count = 0  # frames taken off the source between looks, not decoded
         self._last_time = 0.0
         self._started: float | None = None  # when the thread began reading: no frame since then is a stall too
         self._live_jpeg: tuple[int, bytes] | None = None
@@ -182,16 +187,26 @@ class Camera:
         fps = self._video.get(cv2.CAP_PROP_FPS) if self.is_file else 0
         frame_period = 1 / fps if 0 < fps <= 240 else 1 / 25
         next_time = time.monotonic()
+        looked = -LOOK_SECONDS
         while not self._stop.is_set():
-            ok, frame = self._video.read()
-            if not ok or frame is None:
+            ok, frame = self._video.grab(), None
+            now = time.monotonic()
+            if ok and now - looked >= LOOK_SECONDS:  # a frame between looks is taken off the source, not decoded
+                ok, frame = self._video.retrieve()
+                ok = ok and frame is not None
+            if not ok:
                 if self.is_file:
                     with self._lock:
                         self._ended = True
                     return
                 self._reopen()
                 continue
-            self.process(frame, time.monotonic())
+            if frame is None:
+                with self._lock:
+                    self._passed_count += 1
+            else:
+                looked = now
+                self.process(frame, now)
             if self.is_file:
                 next_time += frame_period
                 self._stop.wait(max(0.0, next_time - time.monotonic()))
@@ -273,9 +288,9 @@ class Camera:
         return cached[1]
 
     def status(self, now: float | None = None) -> dict[str, Any]:
-        """Source, frames read, seconds the picture has been still, the latest capture's id, end or error (``lost``:
-        the source stopped sending frames and is being reopened, or, ``stalled``, has sent none for STALL_SECONDS
-        by ``now``, `time.monotonic`, since its last frame or its start)."""
+        """Source, frames read and looked at (`LOOK_SECONDS`), seconds the picture has been still, the latest capture's id,
+        end or error (``lost``: the source stopped sending frames and is being reopened, or, ``stalled``, has sent
+        none for STALL_SECONDS by ``now``, `time.monotonic`, since its last frame or its start)."""
         now = time.monotonic() if now is None else now
         with self._lock:
             still = 0.0 if self._still_since is None else self._last_time - self._still_since
@@ -289,7 +304,8 @@ class Camera:
                 "error": error,
                 "lost": self._error is not None and self._error.endswith(NO_FRAME) or stalled,
                 "stalled": stalled and self._error is None,
-                "frames": self._frame_count,
+                "frames": self._frame_count + self._passed_count,
+                "looked": self._frame_count,
                 "still_seconds": round(still, 2),
                 "capture": next(reversed(self._captures), None),
                 "run": self.run,
