@@ -2500,3 +2500,152 @@ def test_the_bao_switch_keeps_the_keyboard_when_its_facts_are_drawn(browser, ser
     expect(page.locator("#context-bao")).to_be_focused()
     expect(page.locator("#context-bao")).to_be_checked()
     assert page.errors == []
+
+
+# -- photos being read, Undo and what the page keeps (from a review of the page's state) ----------------
+
+def photo_of(stem: str) -> str:
+    return str(next(VALID_IMAGES.glob(f"{stem}_*.jpg")))
+
+
+def hold_all(page: Page, url: str) -> list:
+    """Hold every request to ``url`` until the test calls its ``continue_()``."""
+    held = []
+    page.route(url, lambda route: held.append(route))
+    return held
+
+
+def held_count(page: Page, held: list, count: int) -> None:
+    while len(held) < count:
+        page.wait_for_timeout(50)
+
+
+def test_two_photos_of_the_next_deal_read_at_once_both_fill_their_seats(browser, server):
+    page = open_page(browser, server, "daishan")
+    upload(page, "hand_004")
+    page.locator("#seat-tab-1").click()
+    upload(page, "hand_006")
+    held = hold_all(page, "**/api/detect")
+    page.locator("#seat-tab-0").click()
+    page.set_input_files("#photo-file", photo_of("hand_007"))  # the next deal's hands, sent one after the other
+    page.locator("#seat-tab-1").click()
+    page.set_input_files("#photo-file", photo_of("hand_012"))
+    held_count(page, held, 2)
+    for route in reversed(held):  # the later photo answered first starts the new deal; the earlier is its too
+        with page.expect_response("**/api/detect"):
+            route.continue_()
+    for seat in (0, 1):
+        expect(page.locator(f"#seat-tab-{seat}")).to_contain_text("tiles")
+    assert page.errors == []
+
+
+def test_undo_keeps_a_photo_still_being_read_for_a_seat_it_leaves_alone(browser, server):
+    page = open_page(browser, server, "daishan")
+    page.locator("#seat-tab-1").click()
+    type_hand(page, "123m456m789m123p456p55p", "5p")
+    page.locator("#clear-hand").click()
+    page.locator("#seat-tab-0").click()
+    reading = upload_held(page, "hand_004")
+    page.locator("#undo").click()  # brings seat 1's hand back, says nothing of seat 0's photo
+    expect(page.locator("#seat-tab-1")).to_contain_text("tiles")
+    with page.expect_response("**/api/detect"):
+        reading.continue_()
+    expect(page.locator("#seat-tab-0")).to_contain_text("tiles")
+    expect(page.locator("#status")).to_contain_text("Found")
+    assert page.errors == []
+
+
+def test_undo_of_a_replaced_hand_keeps_the_streak_typed_since(browser, server):
+    page = open_page(browser, server, "fuzhou")
+    upload(page, "hand_004")
+    page.fill("#streak", "2")
+    page.locator("#streak").press("Tab")
+    upload(page, "hand_004")  # a retake replaces the hand; Undo offered
+    page.fill("#streak", "5")
+    page.locator("#streak").press("Tab")
+    page.locator("#undo").click()
+    expect(page.locator("#streak")).to_have_value("5")  # the streak is this deal's: Undo never wipes later work
+    assert page.errors == []
+
+
+def test_a_photo_of_the_next_deal_moved_to_its_seat_brings_the_table_back_whatever_view_was_shown(browser, server):
+    page = open_page(browser, server, "daishan")
+    upload(page, "hand_004")
+    page.locator("#seat-tab-1").click()
+    upload(page, "hand_006")
+    upload(page, "hand_009")  # another hand in seat 1's place: the next deal (it is seat 2's, in fact)
+    expect(page.locator("#seat-tab-0")).to_contain_text("blank")
+    page.locator("#photo-view").click()  # the whole photo looked at: a view, not a change to the table
+    page.select_option("#move-hand", "2")
+    read_again(page)
+    for seat in (0, 1, 2):
+        expect(page.locator(f"#seat-tab-{seat}")).to_contain_text("tiles")
+    assert page.errors == []
+
+
+def test_a_photo_of_the_next_deal_in_a_seat_whose_tiles_were_all_removed_can_be_undone(browser, server):
+    page = open_page(browser, server, "daishan")
+    upload(page, "hand_004")
+    page.locator("#seat-tab-1").click()
+    type_hand(page, "123m456m789m123p456p55p", "5p")
+    page.select_option("#dealer", "2")
+    page.locator("#seat-tab-0").click()
+    tiles = page.locator("#groups .tile[data-code]")
+    while tiles.count():
+        tiles.first.click()
+        page.locator("#act-remove").click()  # the dialog closes with it
+    upload(page, "hand_007")  # seat 0's last photo was another hand: the next deal, the table cleared
+    expect(page.locator("#dealer")).to_have_value("")
+    page.locator("#undo").click()
+    expect(page.locator("#dealer")).to_have_value("2")
+    expect(page.locator("#seat-tab-1")).to_contain_text("tiles")
+    assert page.errors == []
+
+
+def test_a_server_not_reached_at_first_is_said_and_asked_again(browser, server):
+    page = browser.new_context(**PHONE).new_page()
+    page.route("**/api/regions", lambda route: route.fulfill(status=502, body="Bad Gateway"))
+    page.goto(server)
+    expect(page.locator("#status")).to_have_text("The server cannot be reached.")
+    page.unroute("**/api/regions")
+    page.wait_for_selector("body[data-ready=true]", timeout=10_000)
+    expect(page.locator("#status")).to_have_text("")
+
+
+def test_settings_another_page_left_out_of_range_are_not_taken(browser, server):
+    page = open_page(browser, server, "daishan")
+    keep_settings(page, {"seat": 4, "lang": "fr", "options": [1], "rules": "nowhere"})
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.locator("#seat-tab-0")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#hand-title")).to_contain_text("Seat 0")
+    assert errors == []
+
+
+def test_a_hand_cannot_be_moved_to_a_seat_whose_photo_is_being_read(browser, server):
+    page = open_page(browser, server, "daishan")
+    page.locator("#seat-tab-1").click()
+    reading = upload_held(page, "hand_004")
+    page.locator("#seat-tab-0").click()
+    type_hand(page, "123m456m789m123p456p55p", "5p")
+    expect(page.locator('#move-hand option[value="1"]')).to_be_disabled()
+    expect(page.locator('#move-hand option[value="2"]')).to_be_enabled()
+    reading.continue_()
+    expect(page.locator('#move-hand option[value="1"]')).to_be_enabled()
+    assert page.errors == []
+
+
+def test_a_reading_again_that_failed_is_no_longer_said_once_it_succeeds(browser, server):
+    page = open_page(browser, server, "daishan")
+    upload(page, "hand_004")
+    failed = []
+    page.route("**/api/group", lambda route: route.fulfill(status=500, json={"error": "the reader stopped"})
+               if not failed and not failed.append(1) else route.continue_())
+    page.select_option("#rules", "fuzhou")  # the hand read again for other rules: the first try fails
+    expect(page.locator("#status")).to_contain_text("the reader stopped")
+    page.locator("#regroup-retry").click()
+    read_again(page)
+    expect(page.locator("#status")).to_have_text("")
+    assert page.errors == []

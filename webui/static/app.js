@@ -23,20 +23,22 @@ const REDUCED_SHARE = Number(document.body.dataset.reducedShare);
 const MAX_STREAK = Number(document.body.dataset.maxStreak); // the most dealer_streak the scorer takes
 
 // ---------------------------------------------------------------------------------------------- state
-const saved = loadSettings();
+const saved = loadSettings(); // as another version of the page, or a hand, may have left them: each checked
+const savedSeat = [0, 1, 2, 3].includes(saved.seat) ? saved.seat : 0;
 const state = {
-  lang: saved.lang || (navigator.language.startsWith("zh") ? "zh" : "en"),
+  lang: ["en", "zh"].includes(saved.lang) ? saved.lang : navigator.language.startsWith("zh") ? "zh" : "en",
   regions: {},
-  rules: saved.rules,
-  seat: saved.seat ?? 0, // the seat whose hand is shown and photographed
+  rules: saved.rules, // checked against the regions the server gives (`start`)
+  seat: savedSeat, // the seat whose hand is shown and photographed
   streak: Number.isInteger(saved.streak) && saved.streak >= 0 && saved.streak <= MAX_STREAK ? saved.streak : 0,
   // the dealer whose streak it is (null: not known yet): another dealer chosen starts from 0
   streakDealer: [0, 1, 2, 3].includes(saved.streakDealer) ? saved.streakDealer : null,
   // typed for the hand in progress (a setting, as the streak; New hand clears it): its dealer's, whoever is chosen
   streakTyped: saved.streakTyped === true,
-  options: saved.options || {}, // per region: the values set on this device
+  // per region: the values set on this device
+  options: saved.options && typeof saved.options === "object" && !Array.isArray(saved.options) ? saved.options : {},
   optionProblems: {}, // per option of the rules shown: what is wrong with the value given (not kept)
-  ...emptyTable(saved.seat ?? 0),
+  ...emptyTable(savedSeat),
 };
 
 /** The facts of one hand, as a new hand starts: what `snapshot` keeps (for an undo and over a reload). */
@@ -187,13 +189,17 @@ let undo = null; // while Undo is offered: {before, after}, the table before a r
 
 /** Offer to bring back the table as it was ``before`` a replace or clear, in a bar at the bottom of the screen
  * saying ``note`` (a function giving it in the page's language); null withdraws the offer. ``replaced``: the
- * seat's hand was replaced by a photo (`moveHand` brings it back when the photo was another seat's). */
-function offerUndo(before, note = () => "", seat = state.seat, { replaced = false, streakTyped = state.streakTyped } = {}) {
-  // the rules and the streak the table was scored with come back with it (the streak is a setting, not the table's;
-  // ``streakTyped`` as it was before a change that cleared it)
-  undo = before && { before, after: snapshot(), note, seat, replaced, rules: state.rules, streak: state.streak, streakDealer: state.streakDealer, streakTyped };
+ * seat's hand was replaced by a photo (`moveHand` brings it back when the photo was another seat's). ``streak``:
+ * the deal was left for the next (`dealStreak`): its streak comes back with it (a setting, not the table's; a streak
+ * typed since is the next deal's), where Undo of a change within the deal leaves the streak as it is. The rules stay
+ * as chosen since (kept to ask again an indicator said for other rules). */
+function offerUndo(before, note = () => "", seat = state.seat, { replaced = false, streak = null } = {}) {
+  undo = before && { before, after: snapshot(), note, seat, replaced, rules: state.rules, streak };
   showUndo();
 }
+
+/** The streak of the deal being left, for its Undo (``streakTyped`` as it was before the change cleared it). */
+const dealStreak = (streakTyped = state.streakTyped) => ({ streak: state.streak, streakDealer: state.streakDealer, streakTyped });
 
 function showUndo() {
   $("undo-note").textContent = undo ? undo.note() : "";
@@ -636,7 +642,9 @@ const blankSeats = () => [0, 1, 2, 3].filter((seat) => !state.hands[seat].concea
 /** The seats the hand on screen can be moved to (a photo taken with the wrong seat chosen). */
 function renderMoveHand() {
   const others = [0, 1, 2, 3].filter((seat) => seat !== state.seat);
-  $("move-hand").replaceChildren(new Option(t("move_choose"), ""), ...others.map((seat) => new Option(seatLabel(seat), String(seat))));
+  // a seat whose photo is still being read is no place to move to (its answer would replace the hand moved there)
+  const choices = others.map((seat) => Object.assign(new Option(seatLabel(seat), String(seat)), { disabled: photosBeingRead.has(seat) }));
+  $("move-hand").replaceChildren(new Option(t("move_choose"), ""), ...choices);
   // nothing to move, or a photo of this seat still being read (its answer would land on the seat left)
   $("move-hand").disabled = !tileCount(hand()) || photosBeingRead.has(state.seat);
 }
@@ -667,7 +675,7 @@ function moveHand(to) {
   saveSettings();
   // the winner a reading set follows its hand; the hand brought back was read first, so it keeps the winner it set
   if (!kept && !state.winnerChosen && [from, to].includes(state.winner)) setWinner(state.winner === from ? to : from);
-  if (kept) offerUndo(undo.before, () => t(replacing ? "moved_back_replacing" : "moved_back", { from: seatLabel(from), to: seatLabel(to) }), from);
+  if (kept) offerUndo(undo.before, () => t(replacing ? "moved_back_replacing" : "moved_back", { from: seatLabel(from), to: seatLabel(to) }), from, { streak: undo.streak });
   else offerUndo(before, () => t("moved", { from: seatLabel(from), to: seatLabel(to) }), from);
   render();
   regroup();
@@ -734,24 +742,28 @@ function renderHand() {
   addGroup("flowers", t("flowers"), "flowers");
 }
 
+// How a photo is shown, not part of the table (a change of view neither withdraws Undo nor is undone by it):
+const photosShownWhole = new WeakSet(); // the photos shown whole, not from where the hand lies (`handRegion`)
+const picturesLost = new Set(); // the photo addresses that showed no picture (a capture gone with a server restart)
+
 function renderOverlay() {
   const photo = state.photos[state.seat];
   $("photo").hidden = !photo;
   if (!photo) return;
   const img = $("photo-img");
-  img.hidden = !photo.url; // not kept over a reload when it did not fit: the boxes alone
+  img.hidden = !photo.url || picturesLost.has(photo.url); // not kept over a reload when it did not fit: the boxes alone
   // a camera capture no longer on the server (it restarted): the boxes alone too, not a broken picture
   img.onerror = () => {
     if (img.getAttribute("src") !== photo.url) return;
-    photo.url = null;
+    picturesLost.add(photo.url);
     img.hidden = true;
   };
-  if (photo.url && img.getAttribute("src") !== photo.url) img.src = photo.url;
+  if (photo.url && !picturesLost.has(photo.url) && img.getAttribute("src") !== photo.url) img.src = photo.url;
   img.alt = t("photo_alt", { seat: seatLabel(state.seat) });
   const part = handRegion(photo);
-  const [vx, vy, vw, vh] = photo.whole || !part ? [0, 0, photo.width, photo.height] : part;
+  const [vx, vy, vw, vh] = photosShownWhole.has(photo) || !part ? [0, 0, photo.width, photo.height] : part;
   $("photo-view").hidden = !part;
-  $("photo-view").textContent = t(photo.whole ? "show_hand_part" : "show_whole_photo");
+  $("photo-view").textContent = t(photosShownWhole.has(photo) ? "show_hand_part" : "show_whole_photo");
   const wrap = $("photo-wrap");
   wrap.style.aspectRatio = `${vw} / ${vh}`;
   wrap.classList.toggle("zoomed", vw < photo.width || vh < photo.height);
@@ -828,7 +840,7 @@ function renderOverlay() {
 let overlayStop = null; // the detection whose box is the photo's one Tab stop (the last one focused)
 
 /** The part of the photo the hand lies in, [x, y, width, height], shown unless the player asks for the whole photo
- * (`photo.whole`): the boxes of the hand's tiles (all boxes when fewer than three are in it), with room around them
+ * (`photosShownWhole`): the boxes of the hand's tiles (all boxes when fewer than three are in it), with room around them
  * (a tile's length, more above for the names), when that is under 0.9 of the photo either way (a hand small in the
  * frame, or other tiles on the table around it: the hand is shown larger, its boxes larger to tap); else null. */
 function handRegion(photo) {
@@ -1661,14 +1673,15 @@ function readingFields(seat) {
 const readWith = (seat) => JSON.stringify({ ...readingFields(seat), seat: undefined });
 const readStale = (photo, seat) => photo && photo.readWith !== readWith(seat);
 
-const photoRequests = [0, 0, 0, 0]; // per seat: the latest photo sent
+const photoRequests = [0, 0, 0, 0]; // per seat: the number of the latest photo sent (`photoRequestCount`)
+let photoRequestCount = 0; // the photos sent to be read, all seats', numbered in turn
 const photosBeingRead = new Set(); // the seats whose latest photo has not been answered yet
 
 /** Photos of these seats still being read are not taken when answered: the player cleared or replaced what
- * they would fill (Clear, New hand, Undo). */
+ * they would fill (Clear, Undo). */
 function forgetPhotosBeingRead(seats) {
   for (const seat of seats) {
-    photoRequests[seat] += 1;
+    photoRequests[seat] = ++photoRequestCount;
     photosBeingRead.delete(seat);
   }
 }
@@ -1680,7 +1693,7 @@ async function requestReading(seat, photoUrl, endpoint, form, { camera = false, 
   const fields = readingFields(seat);
   const asked = readWith(seat);
   for (const [name, value] of Object.entries(fields)) form.append(name, typeof value === "object" ? JSON.stringify(value) : value);
-  const request = ++photoRequests[seat];
+  const request = (photoRequests[seat] = ++photoRequestCount);
   setStatus(() => t("reading"));
   photosBeingRead.add(seat);
   renderMoveHand();
@@ -1699,21 +1712,25 @@ async function requestReading(seat, photoUrl, endpoint, form, { camera = false, 
   // a capture the camera took by itself showing much less than the hand read before (an arm or a hand over it,
   // some tiles misread): not taken, so the hand and its corrections are there when the arm is gone
   if (camera && !taken && had >= PARTIAL_MIN && held < PARTIAL_SHARE * had) return setStatus(() => t("camera_partial", { n: held, m: had }));
-  const before = tileCount(state.hands[seat]) ? snapshot() : null;
-  const typed = state.streakTyped;
+  const [before, replacing, typed] = [snapshot(), tileCount(state.hands[seat]) > 0, state.streakTyped];
   // a photo of another whole hand than the seat's last (not a retake, some tiles read otherwise; not part of it): the
   // next deal, its facts asked afresh as New hand does; a capture the player asked for (Capture now) replaces the
-  // hand only
-  if (!taken && had && held >= PARTIAL_SHARE * had && sharedTiles(read, last) < NEW_DEAL_SHARE * Math.min(held, had)) {
+  // hand only. Other seats' photos still being read are taken as they come, into the table cleared: sent with this
+  // one, they are most likely this deal's hands too.
+  const newDeal = !taken && had && held >= PARTIAL_SHARE * had && sharedTiles(read, last) < NEW_DEAL_SHARE * Math.min(held, had);
+  if (newDeal) {
     clearTable();
-    forgetPhotosBeingRead([0, 1, 2, 3].filter((other) => other !== seat)); // their answers were for the last deal
     renderRegionFields(); // the events unticked
   }
   state.photos[seat] = { url, readWith: asked, read, width: answer.width, height: answer.height, tiles: answer.tiles };
   applyReading(seat, answer, answer.tiles.map((d) => d.tile));
   claimWinner(seat);
   setStatus(readingNotes(seat, answer));
-  if (before) offerUndo(before, () => t("replaced", { seat: seatLabel(seat) }), seat, { replaced: true, streakTyped: typed });
+  // a hand replaced, or a table cleared for the next deal (even with no tile left in this seat's hand), comes back
+  if (replacing || newDeal) {
+    const note = replacing ? () => t("replaced", { seat: seatLabel(seat) }) : () => t("new_hand_started");
+    offerUndo(before, note, seat, { replaced: true, streak: newDeal ? dealStreak(typed) : null });
+  }
   render();
   if (seat === state.seat && !camera) bringPhotoIntoView(); // the table camera's view is where the player left it
   if (readStale(state.photos[seat], seat)) regroup();
@@ -1805,6 +1822,7 @@ function setWinner(seat) {
 
 let regroupRequest = 0;
 let regroupError = null; // why the last reading again failed, a message (the score waits; Retry reads again)
+let shownRegroupError = null; // the last such message put on the status line
 
 /**
  * Every photographed hand read with other rules, indicator or options than now read again (/api/group) from all
@@ -1831,10 +1849,11 @@ async function regroup() {
     if (request !== regroupRequest) return; // the table changed again: a newer regroup is on its way
     if (state.photos[seat] !== photo || JSON.stringify(state.hands[seat]) !== oldText) return regroup(); // edited meanwhile
     if (error) {
-      regroupError = error;
+      regroupError = shownRegroupError = error;
       setStatus(error, { error: true });
       continue;
     }
+    if (statusLine.message === shownRegroupError) setStatus(NO_STATUS); // read again now: the failure said is past
     answer.hand.groups.forEach((g) => (g.tiles = g.tiles.map((j) => sent[j])));
     answer.suggestions.forEach((s) => s.changes.forEach((c) => (c.index = sent[c.index])));
     const offered = undo && undo.after === snapshot(); // Undo still offered: it stays (the hand it brings back is regrouped)
@@ -2079,7 +2098,7 @@ function setUpControls() {
   $("regroup-retry").addEventListener("click", regroup);
   $("photo-view").addEventListener("click", () => { // the whole photo, or back to the hand's part of it
     const photo = state.photos[state.seat];
-    photo.whole = !photo.whole;
+    if (!photosShownWhole.delete(photo)) photosShownWhole.add(photo);
     renderOverlay();
   });
   $("indicator-pick").addEventListener("click", openIndicatorPicker);
@@ -2112,16 +2131,19 @@ function setUpControls() {
     clearTable();
     forgetPhotosBeingRead([0, 1, 2, 3]);
     setStatus(NO_STATUS);
-    if (snapshot() !== before) offerUndo(before, () => t("new_hand_started"), state.seat, { streakTyped });
+    if (snapshot() !== before) offerUndo(before, () => t("new_hand_started"), state.seat, { streak: dealStreak(streakTyped) });
     renderRegionFields();
     render();
   });
   $("undo").addEventListener("click", () => {
-    restoreSnapshot(JSON.parse(undo.before));
-    forgetPhotosBeingRead([0, 1, 2, 3]);
+    const [table, now] = [JSON.parse(undo.before), JSON.parse(snapshot())];
+    // photos still being read for the seats it brings back are not taken; another seat's still is
+    const seatOf = (kept, seat) => JSON.stringify([kept.hands[seat], kept.photos[seat]]);
+    forgetPhotosBeingRead([0, 1, 2, 3].filter((seat) => seatOf(table, seat) !== seatOf(now, seat)));
+    restoreSnapshot(table);
     state.seat = undo.seat; // the seat whose hand it brings back
     const photo = state.photos[state.seat]; // and the line about its photo: tiles found, doubtful ones named
-    Object.assign(state, { streak: undo.streak, streakDealer: undo.streakDealer, streakTyped: undo.streakTyped });
+    if (undo.streak) Object.assign(state, undo.streak); // a deal's streak with it; one typed within the deal stays
     // "none" said for the rules of then (得) says nothing of the rules chosen since (金): asked again
     if (state.indicator === null && state.regions[undo.rules]?.indicator !== region().indicator) state.indicatorSaid = false;
     saveSettings();
@@ -2142,9 +2164,25 @@ function fillRules() {
   );
 }
 
+/** The regions the server scores (/api/regions), asked again every few seconds while it cannot be reached. */
+async function loadRegions() {
+  for (;;) {
+    try {
+      const response = await fetch("/api/regions");
+      if (response.ok) {
+        if (statusLine.error) setStatus(NO_STATUS);
+        return await response.json();
+      }
+    } catch {} // no answer, or no JSON in it
+    setStatus(() => t("no_server"), { error: true });
+    await new Promise((resolve) => setTimeout(resolve, REGIONS_RETRY_MS));
+  }
+}
+const REGIONS_RETRY_MS = 3000;
+
 async function start() {
   translatePage();
-  state.regions = await (await fetch("/api/regions")).json();
+  state.regions = await loadRegions();
   try {
     const kept = JSON.parse(sessionStorage.getItem(HAND_KEY)); // the hand in progress before a reload
     if (kept?.version === HAND_VERSION) {
