@@ -105,7 +105,9 @@ class RegionInfo:
     ``meld_types``, ``extra_sets`` (extra set shapes as (name, tiles)) and ``bao_pungs`` say which melds
     a record may hold. ``asks`` names the facts besides the win that a score cannot go without and a photo
     cannot show (``dealer``, ``indicator``). ``indicator_flags`` are the flags whose event needs the
-    indicator given; ``reads_streak`` says whether `dealer_streak` is read (Fuzhou); ``wins_on_laid_aside``
+    indicator given; ``reads_streak`` says whether `dealer_streak` is read (Fuzhou); ``reads_payers_melds`` whether
+    the other seats' melds change the payments though their hands are not scored (Baicheng: a 门清 payer's 背靠背,
+    each seat's kongs); ``wins_on_laid_aside``
     whether the winning tile may be one laid aside with the flowers (Wenling's 腊子 completed by a flower drawn).
     ``exclusive_flags`` are pairs of flags whose events cannot happen together, each with why. ``flag_names``
     are (flag, English, Chinese) for the flags whose event the region's own rules call otherwise than the page
@@ -129,6 +131,7 @@ class RegionInfo:
     asks: tuple[str, ...] = ()
     indicator_flags: tuple[str, ...] = ()
     reads_streak: bool = False
+    reads_payers_melds: bool = False
     wins_on_laid_aside: bool = False
     exclusive_flags: tuple[tuple[str, str, str], ...] = ()
     flag_names: tuple[tuple[str, str, str], ...] = ()
@@ -150,7 +153,7 @@ class RegionInfo:
             "dealer_flags": [flag for flag in self.flags if flag in DEALER_FLAGS],
             "indicator_win_flags": [flag for flag in self.flags if flag in INDICATOR_WIN_FLAGS],
             "indicator_flags": list(self.indicator_flags), "reads_streak": self.reads_streak,
-            "wins_on_laid_aside": self.wins_on_laid_aside,
+            "reads_payers_melds": self.reads_payers_melds, "wins_on_laid_aside": self.wins_on_laid_aside,
             "exclusive_flags": [[first, second] for first, second, _ in self.exclusive_flags],
             "flag_names": {flag: {"en": en, "zh": zh} for flag, en, zh in self.flag_names},
             "description": self.description,

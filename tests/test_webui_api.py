@@ -97,6 +97,7 @@ def test_regions_are_the_scorers(client):
     assert {key: info["indicator_flags"] for key, info in body.items()} == {
         "wenling": [], "fuzhou": ["rob_gold", "three_golds", "gold_kan"], "daishan": [], "baicheng": ["bao_draw"]}
     assert [key for key, info in body.items() if info["reads_streak"]] == ["fuzhou"]
+    assert [key for key, info in body.items() if info["reads_payers_melds"]] == ["baicheng"]
 
 
 # -- detect ------------------------------------------------------------------------------------------

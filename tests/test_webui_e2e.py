@@ -2649,3 +2649,61 @@ def test_a_reading_again_that_failed_is_no_longer_said_once_it_succeeds(browser,
     read_again(page)
     expect(page.locator("#status")).to_have_text("")
     assert page.errors == []
+
+
+# -- an evening at one table (from a review playing whole evenings) ----------------------------------------
+
+def test_a_drawn_deal_is_scored_with_no_tile_given(browser, server):
+    page = open_page(browser, server, "baicheng")
+    page.select_option("#winner", "none")
+    scored(page)
+    expect(page.locator("#score-body")).to_be_visible()
+    for seat in range(4):
+        expect(page.locator(f"#net-{seat}")).to_have_text("0")
+    expect(page.locator("#score-assumed")).to_be_hidden()  # no "scored with no 宝": nothing is won with it
+    assert page.errors == []
+
+
+def test_baicheng_says_the_seats_with_nothing_given_are_taken_as_concealed(browser, server):
+    page = open_page(browser, server, "baicheng")
+    page.locator("#seat-tab-1").click()
+    type_hand(page, "888m777p666s666z77z", "7z")
+    expect(page.locator("#blank-note")).to_contain_text("Nothing given: Seat 0, Seat 2, Seat 3 — taken as 门清 with no kong")
+    give_facts(page)
+    expect(page.locator("#score-blank")).to_have_text(
+        "Seats 0, 2 and 3 have nothing given: taken as 门清 with no kong, so the nets may change — enter their melds "
+        "for the full settlement.")
+    page.locator("#seat-tab-2").click()
+    add_tiles(page, "5p")
+    expect(page.locator("#seat-tab-2")).to_contain_text("1 tile")
+    expect(page.locator("#score-blank")).to_contain_text("Seats 0 and 3 have nothing given")
+    assert page.errors == []
+
+
+def test_the_next_deals_dealer_is_offered_kept_by_a_dealer_who_won_passed_on_otherwise(browser, server):
+    page = open_page(browser, server, "fuzhou")
+    type_hand(page, *FUZHOU_HAND)
+    give_facts(page)  # seat 0 deals and wins
+    page.fill("#streak", "1")
+    page.locator("#streak").press("Tab")
+    page.locator("#new-hand").click()
+    offer = page.locator("#next-dealer")
+    expect(offer).to_have_text("Dealer: Seat 0 again, streak 2 (won as dealer)")
+    offer.click()
+    expect(page.locator("#dealer")).to_have_value("0")
+    expect(page.locator("#streak")).to_have_value("2")
+    expect(offer).to_be_hidden()
+    type_hand(page, *FUZHOU_HAND)
+    page.locator("#seat-tab-3").click()
+    page.locator('input[name="by"][value="self_draw"]').check()
+    page.select_option("#winner", "3")  # seat 3 won: the deal passes to the dealer's 下家
+    page.locator("#new-hand").click()
+    expect(offer).to_have_text("Dealer: Seat 1 (Seat 3 won)")
+    page.locator("#undo").click()  # the new deal undone: its dealer back, nothing offered
+    expect(page.locator("#dealer")).to_have_value("0")
+    expect(offer).to_be_hidden()
+    page.locator("#new-hand").click()
+    offer.click()
+    expect(page.locator("#dealer")).to_have_value("1")
+    expect(page.locator("#streak")).to_have_value("0")
+    assert page.errors == []

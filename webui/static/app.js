@@ -35,6 +35,8 @@ const state = {
   streakDealer: [0, 1, 2, 3].includes(saved.streakDealer) ? saved.streakDealer : null,
   // typed for the hand in progress (a setting, as the streak; New hand clears it): its dealer's, whoever is chosen
   streakTyped: saved.streakTyped === true,
+  lastDeal: checkedLastDeal(saved.lastDeal), // {dealer, winner, streak} of the deal New hand left: who deals next
+
   // per region: the values set on this device
   options: saved.options && typeof saved.options === "object" && !Array.isArray(saved.options) ? saved.options : {},
   optionProblems: {}, // per option of the rules shown: what is wrong with the value given (not kept)
@@ -109,9 +111,16 @@ function loadSettings() {
   return {};
 }
 
+/** A last deal as settings kept it, or null when it is not one (another version's, or none). */
+function checkedLastDeal(deal) {
+  const seat = (value) => [0, 1, 2, 3].includes(value);
+  const streak = Number.isInteger(deal?.streak) && deal.streak >= 0 && deal.streak <= MAX_STREAK;
+  return deal && seat(deal.dealer) && seat(deal.winner) && streak ? deal : null;
+}
+
 function saveSettings() {
-  const { lang, rules, seat, streak, streakDealer, streakTyped, options } = state;
-  const text = JSON.stringify({ lang, rules, seat, streak, streakDealer, streakTyped, options });
+  const { lang, rules, seat, streak, streakDealer, streakTyped, lastDeal, options } = state;
+  const text = JSON.stringify({ lang, rules, seat, streak, streakDealer, streakTyped, lastDeal, options });
   for (const name of ["sessionStorage", "localStorage"]) {
     try {
       window[name].setItem(SETTINGS_KEY, text);
@@ -338,7 +347,8 @@ function meldKind(m) {
  * and the id of where on the page (the seat's hand, or its tab when another seat's is shown; the field). */
 function composeRecord() {
   const info = region();
-  if (!state.hands.some(tileCount)) return { needed: t("score_hint") };
+  // a drawn hand said so is scored with no tile given (nothing paid, but the kongs some rules pay on a draw)
+  if (!state.hands.some(tileCount) && !(state.winner === null && state.winnerChosen)) return { needed: t("score_hint") };
   if (state.photos.some(readStale)) return { needed: regroupError ? t("regroup_failed", { why: regroupError() }) : t("regrouping"), retry: !!regroupError, target: "score" };
   const unknown = state.hands.findIndex((h) => groupIds(h).some((gid) => groupTiles(h, gid).some((tile) => !isTile(tile.code))));
   if (unknown >= 0) return { needed: t("problem_facedown", { seat: seatLabel(unknown) }), target: handOf(unknown) };
@@ -627,17 +637,25 @@ function renderSeatTabs() {
     const count = h.concealed.length + (h.win ? 1 : 0) + h.melds.reduce((n, m) => n + m.tiles.length, 0);
     const tab = $(`seat-tab-${seat}`);
     tab.setAttribute("aria-pressed", String(seat === state.seat));
-    tab.innerHTML = `<span>${seatLabel(seat)}</span> <small>${count ? t("n_tiles", { n: count }) : t("blank")}</small>`;
+    const size = count === 1 ? t("one_tile") : count ? t("n_tiles", { n: count }) : t("blank");
+    tab.innerHTML = `<span>${seatLabel(seat)}</span> <small>${size}</small>`;
     if (seat === state.winner && (state.winnerChosen || state.hands.some(tileCount))) tab.insertAdjacentHTML("beforeend", ` <b class="badge">${t("winner_badge")}</b>`);
     if (seat === state.dealer) tab.insertAdjacentHTML("beforeend", ` <b class="badge dealer">${t("dealer_badge")}</b>`);
   }
-  const blank = blankSeats();
-  $("blank-note").hidden = !(region().scores_non_winners && state.winner !== null && blank.length);
-  $("blank-note").textContent = t("blank_note", { seats: blank.map(seatLabel).join(t("list_sep")) });
+  const info = region();
+  // under rules that read every seat's melds, once anything is given (or the hand is said drawn)
+  const given = state.hands.some(tileCount) || (state.winner === null && state.winnerChosen);
+  const blank = info.scores_non_winners ? (state.winner !== null ? blankSeats() : []) : given ? seatsNotGiven() : [];
+  $("blank-note").hidden = !blank.length;
+  $("blank-note").textContent = t(info.scores_non_winners ? "blank_note" : "melds_not_given_note", { seats: blank.map(seatLabel).join(t("list_sep")) });
 }
 
 /** The seats whose hand is not given (no tile in hand: melds and flowers at most). */
 const blankSeats = () => [0, 1, 2, 3].filter((seat) => !state.hands[seat].concealed.length && !state.hands[seat].win);
+
+/** Under rules whose payments read every seat's melds (`reads_payers_melds`: Baicheng's 背靠背 and kongs), the
+ * seats but the winner's with nothing given: taken as 门清 with no kong; none under other rules. */
+const seatsNotGiven = () => (region().reads_payers_melds ? [0, 1, 2, 3].filter((seat) => seat !== state.winner && !tileCount(state.hands[seat])) : []);
 
 /** The seats the hand on screen can be moved to (a photo taken with the wrong seat chosen). */
 function renderMoveHand() {
@@ -1025,6 +1043,12 @@ function renderWinFields() {
     $(field).dataset.needed = t("needed_mark");
   }
   $("dealer").replaceChildren(new Option("—", "", false, state.dealer === null), ...[0, 1, 2, 3].map((seat) => new Option(seatLabel(seat), seat, false, seat === state.dealer)));
+  const next = nextDealer();
+  $("next-dealer").hidden = !next;
+  if (next) {
+    const streak = region().reads_streak ? t("next_streak", { n: next.streak }) : "";
+    $("next-dealer").textContent = t(next.keeps ? "dealer_keeps" : "dealer_passes", { seat: seatLabel(next.seat), streak, winner: seatLabel(next.winner) });
+  }
   $("streak-field").hidden = !region().reads_streak;
   if ($("streak-problem").hidden) $("streak").value = state.streak; // a value refused stays shown beside its note
   const info = region();
@@ -1207,7 +1231,8 @@ function renderScore(result) {
   showRefusalAtHand("");
   renderBlankSeats();
   // an indicator the rules do not ask for (Baicheng's 宝, often not turned up yet) and not given: said to be left out
-  const assumed = info.indicator && !info.asks.includes("indicator") && state.indicator === null && !state.indicatorSaid;
+  // (not on a drawn hand: nothing is won with it)
+  const assumed = info.indicator && !info.asks.includes("indicator") && state.indicator === null && !state.indicatorSaid && state.winner !== null;
   $("score-assumed").hidden = !assumed;
   $("score-assumed").textContent = assumed ? t("scored_without_indicator", { name: info.indicator }) : "";
   // Wenling's 包三家 facts ticked: whether they come to it, and who pays then (in Chinese the discarder named in
@@ -1278,12 +1303,15 @@ function renderScore(result) {
 }
 
 /** Under rules that score every hand, the seats but the winner's with no hand given, named above the score:
- * they are scored from their melds and flowers only, and the settlement is not complete without them. */
+ * they are scored from their melds and flowers only, and the settlement is not complete without them; under
+ * rules whose payments read every seat's melds, the seats with nothing given (`seatsNotGiven`). */
 function renderBlankSeats() {
-  // a drawn hand pays nothing (「流局」), whatever the blank seats hold
-  const blank = region().scores_non_winners && state.winner !== null ? blankSeats().filter((seat) => seat !== state.winner) : [];
+  // a drawn hand pays nothing (「流局」), whatever the blank seats hold (Baicheng's kongs are paid on a draw too)
+  const scoresAll = region().scores_non_winners;
+  const blank = scoresAll ? (state.winner !== null ? blankSeats().filter((seat) => seat !== state.winner) : []) : seatsNotGiven();
+  const key = `${scoresAll ? "blank" : "melds_not_given"}_${blank.length === 1 ? "seat" : "seats"}`;
   $("score-blank").hidden = !blank.length;
-  $("score-blank").textContent = t(blank.length === 1 ? "blank_seat" : "blank_seats", { seats: listOf(blank.map(String)) });
+  $("score-blank").textContent = t(key, { seats: listOf(blank.map(String)) });
 }
 
 /** An item's names and the rule's own term where it says more: what a tap on them opens the rule's text under.
@@ -2022,8 +2050,22 @@ function setUpTableCamera() {
 
 /** A new hand: the table emptied (hands, photos, who won how, dealer, indicator, events), the settings kept. */
 function clearTable() {
+  // who dealt and who won, for the next deal's dealer (`nextDealer`): a drawn deal, or one with no dealer said, none
+  const streak = state.streakDealer === state.dealer ? state.streak : 0;
+  const known = state.dealer !== null && state.winner !== null && state.hands.some(tileCount);
+  state.lastDeal = known ? { dealer: state.dealer, winner: state.winner, streak } : null;
   Object.assign(state, emptyTable(state.seat), { streakTyped: false }); // the streak kept is the last dealer's
   saveSettings();
+}
+
+/** The dealer of the deal after ``state.lastDeal``, offered while none is chosen: the dealer who won keeps the deal,
+ * its streak one more (「庄家第二庄的时候算一连庄」); another seat's win passes it to the dealer's 下家, from 0; null
+ * for none known. */
+function nextDealer() {
+  const last = state.lastDeal;
+  if (!last || state.dealer !== null) return null;
+  const keeps = last.winner === last.dealer;
+  return { seat: keeps ? last.dealer : (last.dealer + 1) % 4, keeps, streak: keeps ? Math.min(last.streak + 1, MAX_STREAK) : 0, winner: last.winner };
 }
 
 // -------------------------------------------------------------------------------------- set-up
@@ -2082,6 +2124,13 @@ function setUpControls() {
       saveSettings();
     }
     render();
+  });
+  $("next-dealer").addEventListener("click", () => { // the dealer offered, with its streak (another chosen after: 0)
+    const next = nextDealer();
+    Object.assign(state, { dealer: next.seat, streak: next.streak, streakDealer: next.seat, streakAside: null });
+    saveSettings();
+    render();
+    $("dealer").focus();
   });
   $("streak").addEventListener("change", () => { // like an option: a value out of range is named, not kept
     const value = Number($("streak").value);
