@@ -16,6 +16,7 @@ from scoring.tiles import FLOWERS, format_tiles, is_honour
 
 INFO = RegionInfo(
     key="daishan", name="Daishan", name_zh="岱山", hand_size=13, unit="分",
+    dealer_after=("winner", "keep"),  # 「之后哪个玩家胡就那个玩家坐庄」; 「流局不会过庄」
     options=(
         OptionInfo("di", 2, "int", "points per 底 (the table's 底 multiple)", "底的倍数", minimum=1, maximum=MAX_STAKE),
         OptionInfo("hua", 1, "int", "points per 花 (the table's 花 multiple)", "花的倍数", minimum=0, maximum=MAX_STAKE),

@@ -132,6 +132,10 @@ class RegionInfo:
     indicator_flags: tuple[str, ...] = ()
     reads_streak: bool = False
     reads_payers_melds: bool = False
+    dealer_after: tuple[str, str | None] = ("keep_or_pass", None)
+    """Who deals next, as the page offers it: after a win ``keep_or_pass`` (a dealer who won keeps the deal, else it
+    passes to the dealer's 下家) or ``winner`` (the winner deals); after a drawn deal ``keep``, ``pass`` or None
+    (the rules do not say: nothing offered)."""
     wins_on_laid_aside: bool = False
     exclusive_flags: tuple[tuple[str, str, str], ...] = ()
     flag_names: tuple[tuple[str, str, str], ...] = ()
@@ -153,7 +157,9 @@ class RegionInfo:
             "dealer_flags": [flag for flag in self.flags if flag in DEALER_FLAGS],
             "indicator_win_flags": [flag for flag in self.flags if flag in INDICATOR_WIN_FLAGS],
             "indicator_flags": list(self.indicator_flags), "reads_streak": self.reads_streak,
-            "reads_payers_melds": self.reads_payers_melds, "wins_on_laid_aside": self.wins_on_laid_aside,
+            "reads_payers_melds": self.reads_payers_melds,
+            "dealer_after": {"win": self.dealer_after[0], "draw": self.dealer_after[1]},
+            "wins_on_laid_aside": self.wins_on_laid_aside,
             "exclusive_flags": [[first, second] for first, second, _ in self.exclusive_flags],
             "flag_names": {flag: {"en": en, "zh": zh} for flag, en, zh in self.flag_names},
             "description": self.description,

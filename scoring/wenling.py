@@ -56,6 +56,8 @@ INFO = RegionInfo(
     flags=("kong_replacement", "after_special_kong"),
     context=("bao",),
     indicator="得", indicator_name="de (wild)", scores_non_winners=True, asks=("dealer", "indicator"),
+    # 「若“庄家”无法“和牌”就称之为“下庄”…若庄家下庄，南家自动转为“庄家”」; 黄牌 「同时庄家自动下庄」
+    dealer_after=("keep_or_pass", "pass"),
     wins_on_laid_aside=True,  # 「可立即和牌」: a 腊子 completed by the flower or special tile drawn (spec §3.3)
     description="16 tiles (17 for the winner); 5 sets + pair; 得 wilds, special tiles, 腊子 500; all four hands scored.",
 )

@@ -2688,7 +2688,7 @@ def test_the_next_deals_dealer_is_offered_kept_by_a_dealer_who_won_passed_on_oth
     page.locator("#streak").press("Tab")
     page.locator("#new-hand").click()
     offer = page.locator("#next-dealer")
-    expect(offer).to_have_text("Dealer: Seat 0 again, streak 2 (won as dealer)")
+    expect(offer).to_have_text("Dealer: Seat 0, streak 2 — won as dealer: keeps the deal")
     offer.click()
     expect(page.locator("#dealer")).to_have_value("0")
     expect(page.locator("#streak")).to_have_value("2")
@@ -2698,7 +2698,7 @@ def test_the_next_deals_dealer_is_offered_kept_by_a_dealer_who_won_passed_on_oth
     page.locator('input[name="by"][value="self_draw"]').check()
     page.select_option("#winner", "3")  # seat 3 won: the deal passes to the dealer's 下家
     page.locator("#new-hand").click()
-    expect(offer).to_have_text("Dealer: Seat 1 (Seat 3 won)")
+    expect(offer).to_have_text("Dealer: Seat 1, streak 0 — Seat 3 won: the deal passes")
     page.locator("#undo").click()  # the new deal undone: its dealer back, nothing offered
     expect(page.locator("#dealer")).to_have_value("0")
     expect(offer).to_be_hidden()
@@ -2706,4 +2706,26 @@ def test_the_next_deals_dealer_is_offered_kept_by_a_dealer_who_won_passed_on_oth
     offer.click()
     expect(page.locator("#dealer")).to_have_value("1")
     expect(page.locator("#streak")).to_have_value("0")
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("rules, winner, offered", [
+    ("daishan", "2", "Dealer: Seat 2 — Seat 2 won: the winner deals"),  # 「之后哪个玩家胡就那个玩家坐庄」
+    ("daishan", "none", "Dealer: Seat 1 — a drawn deal: the dealer keeps it"),  # 「流局不会过庄」
+    ("wenling", "none", "Dealer: Seat 2 — a drawn deal: the deal passes"),  # 黄牌 「同时庄家自动下庄」
+    ("baicheng", "none", None)])  # the rules say nothing of it: nothing offered
+def test_the_next_deals_dealer_follows_the_regions_rules(browser, server, rules, winner, offered):
+    page = open_page(browser, server, rules)
+    page.select_option("#dealer", "1")
+    if winner == "none":
+        page.select_option("#winner", "none")
+    else:
+        page.locator(f"#seat-tab-{winner}").click()
+        add_tiles(page, "5p")
+        page.select_option("#winner", winner)
+    page.locator("#new-hand").click()
+    if offered:
+        expect(page.locator("#next-dealer")).to_have_text(offered)
+    else:
+        expect(page.locator("#next-dealer")).to_be_hidden()
     assert page.errors == []

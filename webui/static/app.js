@@ -35,7 +35,7 @@ const state = {
   streakDealer: [0, 1, 2, 3].includes(saved.streakDealer) ? saved.streakDealer : null,
   // typed for the hand in progress (a setting, as the streak; New hand clears it): its dealer's, whoever is chosen
   streakTyped: saved.streakTyped === true,
-  lastDeal: checkedLastDeal(saved.lastDeal), // {dealer, winner, streak} of the deal New hand left: who deals next
+  lastDeal: checkedLastDeal(saved.lastDeal), // {dealer, winner (null: drawn), streak} of the deal left: who deals next
 
   // per region: the values set on this device
   options: saved.options && typeof saved.options === "object" && !Array.isArray(saved.options) ? saved.options : {},
@@ -115,7 +115,7 @@ function loadSettings() {
 function checkedLastDeal(deal) {
   const seat = (value) => [0, 1, 2, 3].includes(value);
   const streak = Number.isInteger(deal?.streak) && deal.streak >= 0 && deal.streak <= MAX_STREAK;
-  return deal && seat(deal.dealer) && seat(deal.winner) && streak ? deal : null;
+  return deal && seat(deal.dealer) && (deal.winner === null || seat(deal.winner)) && streak ? deal : null;
 }
 
 function saveSettings() {
@@ -1047,7 +1047,7 @@ function renderWinFields() {
   $("next-dealer").hidden = !next;
   if (next) {
     const streak = region().reads_streak ? t("next_streak", { n: next.streak }) : "";
-    $("next-dealer").textContent = t(next.keeps ? "dealer_keeps" : "dealer_passes", { seat: seatLabel(next.seat), streak, winner: seatLabel(next.winner) });
+    $("next-dealer").textContent = t("next_dealer", { seat: seatLabel(next.seat), streak, why: next.why });
   }
   $("streak-field").hidden = !region().reads_streak;
   if ($("streak-problem").hidden) $("streak").value = state.streak; // a value refused stays shown beside its note
@@ -2050,22 +2050,30 @@ function setUpTableCamera() {
 
 /** A new hand: the table emptied (hands, photos, who won how, dealer, indicator, events), the settings kept. */
 function clearTable() {
-  // who dealt and who won, for the next deal's dealer (`nextDealer`): a drawn deal, or one with no dealer said, none
+  // who dealt and who won (a drawn deal said so: nobody), for the next deal's dealer (`nextDealer`)
   const streak = state.streakDealer === state.dealer ? state.streak : 0;
-  const known = state.dealer !== null && state.winner !== null && state.hands.some(tileCount);
+  const won = state.winner !== null ? state.hands.some(tileCount) : state.winnerChosen;
+  const known = state.dealer !== null && won;
   state.lastDeal = known ? { dealer: state.dealer, winner: state.winner, streak } : null;
   Object.assign(state, emptyTable(state.seat), { streakTyped: false }); // the streak kept is the last dealer's
   saveSettings();
 }
 
-/** The dealer of the deal after ``state.lastDeal``, offered while none is chosen: the dealer who won keeps the deal,
- * its streak one more (「庄家第二庄的时候算一连庄」); another seat's win passes it to the dealer's 下家, from 0; null
- * for none known. */
+/** The dealer of the deal after ``state.lastDeal``, offered while none is chosen, as the rules pass the deal on
+ * (`dealer_after`): a dealer who keeps it has a streak one more (「庄家第二庄的时候算一连庄」), another starts from 0;
+ * ``why`` names the rule; null when none is known (no last deal, or a drawn one the rules say nothing of). */
 function nextDealer() {
-  const last = state.lastDeal;
+  const [last, after] = [state.lastDeal, region().dealer_after];
   if (!last || state.dealer !== null) return null;
-  const keeps = last.winner === last.dealer;
-  return { seat: keeps ? last.dealer : (last.dealer + 1) % 4, keeps, streak: keeps ? Math.min(last.streak + 1, MAX_STREAK) : 0, winner: last.winner };
+  let seat, why;
+  if (last.winner === null) {
+    if (!after.draw) return null;
+    [seat, why] = after.draw === "keep" ? [last.dealer, "drawn_keeps"] : [(last.dealer + 1) % 4, "drawn_passes"];
+  } else if (after.win === "winner") [seat, why] = [last.winner, "winner_deals"];
+  else if (last.winner === last.dealer) [seat, why] = [last.dealer, "dealer_won"];
+  else [seat, why] = [(last.dealer + 1) % 4, "deal_passes"];
+  const streak = seat === last.dealer ? Math.min(last.streak + 1, MAX_STREAK) : 0;
+  return { seat, streak, why: t(`next_${why}`, { seat: seatLabel(last.winner ?? 0) }) };
 }
 
 // -------------------------------------------------------------------------------------- set-up
