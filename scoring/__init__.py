@@ -24,7 +24,7 @@ Public API:
   ``extra_sets``, ``bao_pungs``, ``asks`` (the facts a score cannot go without that a photo cannot show),
   ``indicator_flags`` (the flags that need the indicator), ``reads_streak`` (Fuzhou's 连庄), ``reads_payers_melds``
   (Baicheng's 背靠背 and kong payments read every seat's melds), ``dealer_after`` (who deals next, after a win and
-  after a drawn deal, as the page offers it),
+  after a drawn deal, as the page offers it), ``has_flowers`` (Baicheng plays none),
   ``wins_on_laid_aside`` (Wenling's 腊子 won on a flower drawn) and ``description``. ``RegionInfo.to_dict()`` gives it as JSON.
 
 A region is the module ``scoring/<key>.py`` holding ``REGION``, an instance of `scoring.region.Region`.

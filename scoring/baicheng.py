@@ -60,7 +60,7 @@ INFO = RegionInfo(
     indicator="宝", indicator_name="bao (treasure)", asks=("dealer",), indicator_flags=("bao_draw",),
     meld_types=("chow", "pung", "kong", "whirlwind"),
     extra_sets=((DRAGON_SET, DRAGONS),),
-    bao_pungs=True, reads_payers_melds=True,
+    bao_pungs=True, reads_payers_melds=True, has_flowers=False,
     description="13 tiles (14 for the winner), no flowers; 4 sets + pair with 三门全, 幺九 and a 刻; "
                 "中發白 sets and 旋风杠; 摸宝 wild; each 番 doubles, kongs paid apart.",
 )

@@ -132,6 +132,8 @@ class RegionInfo:
     indicator_flags: tuple[str, ...] = ()
     reads_streak: bool = False
     reads_payers_melds: bool = False
+    has_flowers: bool = True
+    """Whether the rules play flowers (Baicheng does not: the page offers none to pick)."""
     dealer_after: tuple[str, str | None] = ("keep_or_pass", None)
     """Who deals next, as the page offers it: after a win ``keep_or_pass`` (a dealer who won keeps the deal, else it
     passes to the dealer's 下家) or ``winner`` (the winner deals); after a drawn deal ``keep``, ``pass`` or None
@@ -157,7 +159,7 @@ class RegionInfo:
             "dealer_flags": [flag for flag in self.flags if flag in DEALER_FLAGS],
             "indicator_win_flags": [flag for flag in self.flags if flag in INDICATOR_WIN_FLAGS],
             "indicator_flags": list(self.indicator_flags), "reads_streak": self.reads_streak,
-            "reads_payers_melds": self.reads_payers_melds,
+            "reads_payers_melds": self.reads_payers_melds, "has_flowers": self.has_flowers,
             "dealer_after": {"win": self.dealer_after[0], "draw": self.dealer_after[1]},
             "wins_on_laid_aside": self.wins_on_laid_aside,
             "exclusive_flags": [[first, second] for first, second, _ in self.exclusive_flags],

@@ -98,6 +98,7 @@ def test_regions_are_the_scorers(client):
         "wenling": [], "fuzhou": ["rob_gold", "three_golds", "gold_kan"], "daishan": [], "baicheng": ["bao_draw"]}
     assert [key for key, info in body.items() if info["reads_streak"]] == ["fuzhou"]
     assert [key for key, info in body.items() if info["reads_payers_melds"]] == ["baicheng"]
+    assert [key for key, info in body.items() if not info["has_flowers"]] == ["baicheng"]
 
 
 # -- detect ------------------------------------------------------------------------------------------

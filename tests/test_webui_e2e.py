@@ -2674,6 +2674,10 @@ def test_baicheng_says_the_seats_with_nothing_given_are_taken_as_concealed(brows
         "Seats 0, 2 and 3 have nothing given: taken as 门清 with no kong, so the nets may change — enter their melds "
         "for the full settlement.")
     page.locator("#seat-tab-2").click()
+    page.locator('#groups [data-group="concealed"] .tile.add').click()
+    expect(page.locator('#palette .tile[data-code="5z"]')).to_have_count(1)
+    expect(page.locator('#palette .tile[data-code="1f"]')).to_have_count(0)  # Baicheng plays no flowers
+    close_dialog(page)
     add_tiles(page, "5p")
     expect(page.locator("#seat-tab-2")).to_contain_text("1 tile")
     expect(page.locator("#score-blank")).to_contain_text("Seats 0 and 3 have nothing given")

@@ -1436,7 +1436,7 @@ function buildPalette(onPick, likely = [], allowed = null) {
   };
   const seen = likely.filter(([code, p], i) => isTile(code) && (i === 0 || p >= SHOWN_ALTERNATIVE) && likely.findIndex(([other]) => other === code) === i);
   if (seen.length) row(t("likely"), seen.map(([c]) => c), seen.map(([, p]) => p));
-  for (const suit of SUITS) {
+  for (const suit of SUITS.filter((suit) => suit !== "f" || region().has_flowers)) { // Baicheng plays no flowers
     const codes = TILE_CODES.filter((code) => code[1] === suit && (!allowed || allowed.includes(code)));
     if (codes.length) row(t(`suit_${suit}`), codes);
   }
