@@ -1561,7 +1561,7 @@ function dropRefusedIndicator() {
   const aside = state.indicatorAside;
   if (!kept && aside && region().indicator_tiles.includes(aside)) {
     // rules that take the indicator dropped before (a rules change and back): it comes back
-    Object.assign(state, { indicator: aside, indicatorSaid: true, indicatorAside: null });
+    sayIndicator(aside);
     return;
   }
   if (!kept || !name || region().indicator_tiles.includes(kept)) return; // kept, unsent, where none
@@ -1571,12 +1571,22 @@ function dropRefusedIndicator() {
 
 let indicatorNote = null; // the status line saying an indicator was dropped: cleared by the next rules change
 
+/** The player said the indicator: ``code``, or null for none. */
+function sayIndicator(code) {
+  Object.assign(state, { indicator: code, indicatorSaid: true, indicatorAside: null });
+}
+
+/** "None" said for rules whose indicator is ``name`` (得) says nothing of another's (金): asked again. */
+function askIndicatorAgain(name) {
+  if (state.indicator === null && name !== region().indicator) state.indicatorSaid = false;
+}
+
 function openIndicatorPicker() {
   const dialog = $("tile-dialog");
   $("tile-dialog-title").textContent = t("indicator", { name: region().indicator });
   $("tile-actions").hidden = true;
   buildPalette((code) => {
-    Object.assign(state, { indicator: code, indicatorSaid: true, indicatorAside: null });
+    sayIndicator(code);
     dialog.close();
     render();
     regroup();
@@ -2096,8 +2106,7 @@ function setUpControls() {
     const before = region().indicator;
     state.rules = $("rules").value;
     state.optionProblems = {};
-    // "none" said for one rules' indicator (得) says nothing of another's (金): asked again
-    if (state.indicator === null && region().indicator !== before) state.indicatorSaid = false;
+    askIndicatorAgain(before);
     dropRefusedIndicator();
     saveSettings();
     renderRegionFields();
@@ -2160,7 +2169,7 @@ function setUpControls() {
   });
   $("indicator-pick").addEventListener("click", openIndicatorPicker);
   $("indicator-clear").addEventListener("click", () => {
-    Object.assign(state, { indicator: null, indicatorSaid: true, indicatorAside: null });
+    sayIndicator(null);
     render();
     regroup();
   });
@@ -2201,8 +2210,7 @@ function setUpControls() {
     state.seat = undo.seat; // the seat whose hand it brings back
     const photo = state.photos[state.seat]; // and the line about its photo: tiles found, doubtful ones named
     if (undo.streak) Object.assign(state, undo.streak); // a deal's streak with it; one typed within the deal stays
-    // "none" said for the rules of then (得) says nothing of the rules chosen since (金): asked again
-    if (state.indicator === null && state.regions[undo.rules]?.indicator !== region().indicator) state.indicatorSaid = false;
+    askIndicatorAgain(state.regions[undo.rules]?.indicator);
     saveSettings();
     offerUndo(null);
     setStatus(photo?.tiles.length ? readingNotes(state.seat, { tiles: photo.tiles, hand: { groups: photo.groups } }) : NO_STATUS);
