@@ -2733,3 +2733,40 @@ def test_the_next_deals_dealer_follows_the_regions_rules(browser, server, rules,
     else:
         expect(page.locator("#next-dealer")).to_be_hidden()
     assert page.errors == []
+
+
+def test_the_evening_adds_up_each_deal_scored_as_the_next_starts(browser, server):
+    page = open_page(browser, server, "fuzhou")
+    type_hand(page, *FUZHOU_HAND)
+    give_facts(page)
+    scored(page)
+    expect(page.locator("#score-body")).to_be_visible()
+    net = [page.locator(f"#net-{seat}").inner_text() for seat in range(4)]
+    evening = page.locator("#evening")
+    expect(evening).to_be_hidden()  # nothing yet: a deal joins the evening as the next starts
+    page.locator("#new-hand").click()
+    expect(evening).to_be_visible()
+    rows = page.locator("#evening-table tr")
+    expect(rows).to_have_count(3)  # the seats, the deal, the total
+    expect(rows.nth(1)).to_have_text(re.compile(r"^1\. Fuzhou · Seat 0 won"))
+    expect(rows.nth(1).locator("td")).to_have_text(net)
+    expect(rows.nth(2).locator("td")).to_have_text(net)
+    page.locator("#undo").click()  # the deal back on the table: out of the evening again
+    expect(evening).to_be_hidden()
+    scored(page)
+    page.locator("#new-hand").click()
+    expect(rows).to_have_count(3)
+    page.select_option("#winner", "none")  # a drawn deal: nothing paid, counted
+    scored(page)
+    page.locator("#new-hand").click()  # a deal never scored (nothing given) adds nothing
+    page.locator("#new-hand").click()
+    expect(rows).to_have_count(4)
+    expect(rows.nth(2)).to_have_text(re.compile(r"^2\. Fuzhou · drawn"))
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    expect(rows).to_have_count(4)  # kept in the tab over a reload
+    expect(rows.nth(3).locator("td")).to_have_text(net)
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.locator("#evening-clear").click()
+    expect(evening).to_be_hidden()
+    assert page.errors == []

@@ -12,6 +12,7 @@ const SHOWN_ALTERNATIVE = 0.01; // a classifier's next guess less likely than th
 const SETTINGS_KEY = "mjcam.settings"; // what stays from one hand to the next: this tab's (sessionStorage), else the device's last (localStorage)
 const HAND_KEY = "mjcam.hand"; // sessionStorage: the hand in progress and its rules, kept over a reload
 const HAND_VERSION = 2; // of what HAND_KEY keeps: a table kept by another version is not restored
+const EVENING_KEY = "mjcam.evening"; // sessionStorage: the deals this tab scored and left for the next
 const CAPTURE_KEY = "mjcam.capture"; // sessionStorage: the table camera's capture last read, not read again after a reload
 const ROW_SLANT = 35; // degrees: rows slanting more than this are read as level (a spread that is no row)
 const KEPT_PHOTO_PX = 1280; // the photo is kept (and shown) at most this many pixels across
@@ -198,17 +199,18 @@ let undo = null; // while Undo is offered: {before, after}, the table before a r
 
 /** Offer to bring back the table as it was ``before`` a replace or clear, in a bar at the bottom of the screen
  * saying ``note`` (a function giving it in the page's language); null withdraws the offer. ``replaced``: the
- * seat's hand was replaced by a photo (`moveHand` brings it back when the photo was another seat's). ``streak``:
- * the deal was left for the next (`dealStreak`): its streak comes back with it (a setting, not the table's; a streak
- * typed since is the next deal's), where Undo of a change within the deal leaves the streak as it is. The rules stay
- * as chosen since (kept to ask again an indicator said for other rules). */
-function offerUndo(before, note = () => "", seat = state.seat, { replaced = false, streak = null } = {}) {
-  undo = before && { before, after: snapshot(), note, seat, replaced, rules: state.rules, streak };
+ * seat's hand was replaced by a photo (`moveHand` brings it back when the photo was another seat's). ``deal``: the
+ * deal was left for the next (`dealLeft`): its streak comes back with it (a setting, not the table's; a streak
+ * typed since is the next deal's), where Undo of a change within the deal leaves the streak as it is, and the
+ * evening forgets it again. The rules stay as chosen since (kept to ask again an indicator said for other rules). */
+function offerUndo(before, note = () => "", seat = state.seat, { replaced = false, deal = null } = {}) {
+  undo = before && { before, after: snapshot(), note, seat, replaced, rules: state.rules, deal };
   showUndo();
 }
 
-/** The streak of the deal being left, for its Undo (``streakTyped`` as it was before the change cleared it). */
-const dealStreak = (streakTyped = state.streakTyped) => ({ streak: state.streak, streakDealer: state.streakDealer, streakTyped });
+/** What Undo of leaving a deal brings back besides the table: its streak (``streakTyped`` as it was before the
+ * change cleared it) and the evening's deals before it was added (``deals``, as `clearTable` returns it). */
+const dealLeft = (streakTyped, deals) => ({ streak: { streak: state.streak, streakDealer: state.streakDealer, streakTyped }, deals });
 
 function showUndo() {
   $("undo-note").textContent = undo ? undo.note() : "";
@@ -460,6 +462,7 @@ async function updateScore() {
   const request = ++scoreRequest;
   const { record, needed, retry = false, target } = composeRecord();
   $("regroup-retry").hidden = !retry;
+  scored = null;
   if (needed) {
     $("score").removeAttribute("aria-busy");
     return showScoreMessage(needed, false, [], target);
@@ -469,7 +472,74 @@ async function updateScore() {
   if (request !== scoreRequest) return; // a newer change is on its way
   $("score").removeAttribute("aria-busy");
   if (error) return showScoreMessage(error(), true, changes);
+  scored = { after: snapshot(), deal: { rules: state.rules, unit: answer.unit || "", net: answer.net, winner: state.winner } };
   renderScore(answer);
+}
+
+// ------------------------------------------------------------------------------------------ the evening
+// The deals scored at this table, each added as the next deal starts (New hand, or a photo of the next hand), with
+// the evening's totals: kept in the tab over a reload, until the player starts a new evening.
+let scored = null; // the score shown: {after: the table it is for (`snapshot`), deal: what the evening keeps of it}
+const evening = loadEvening();
+
+function loadEvening() {
+  const deal = (d) => typeof d?.rules === "string" && typeof d.unit === "string" && Array.isArray(d.net) && d.net.length === 4
+    && d.net.every(Number.isFinite) && (d.winner === null || [0, 1, 2, 3].includes(d.winner));
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(EVENING_KEY));
+    if (Array.isArray(kept) && kept.every(deal)) return kept;
+  } catch {} // no storage in this browser, or unreadable: a new evening
+  return [];
+}
+
+function keepEvening() {
+  try {
+    sessionStorage.setItem(EVENING_KEY, JSON.stringify(evening));
+  } catch {}
+  renderEvening();
+}
+
+/** The table is left for the next deal: its score, if the one shown is the table's, joins the evening. Returns
+ * how many deals the evening held before (what Undo of the next deal brings it back to). */
+function endDeal() {
+  const held = evening.length;
+  if (scored && scored.after === snapshot()) {
+    evening.push(scored.deal);
+    keepEvening();
+  }
+  return held;
+}
+
+/** The evening's deals, one row each (its rules and who won), and the totals per unit (a table may change rules). */
+function renderEvening() {
+  $("evening").hidden = !evening.length;
+  const table = $("evening-table");
+  table.replaceChildren();
+  if (!evening.length) return;
+  table.createCaption().textContent = t("evening_caption", { n: evening.length });
+  const sign = (v) => (v > 0 ? `+${v}` : String(v));
+  const addRow = (head, values, scope = "row") => {
+    const row = table.insertRow();
+    row.append(Object.assign(document.createElement("th"), { scope, textContent: head }));
+    for (const value of values) {
+      const cell = row.insertCell();
+      cell.textContent = value;
+      if (/^[+-]/.test(value)) cell.className = value.startsWith("+") ? "gain" : "loss"; // as the score's nets
+    }
+    return row;
+  };
+  addRow("", [0, 1, 2, 3].map((seat) => t("seat_only", { n: seat })), "col").querySelectorAll("td").forEach((cell) => {
+    cell.replaceWith(Object.assign(document.createElement("th"), { scope: "col", textContent: cell.textContent }));
+  });
+  const name = (rules) => (state.lang === "zh" ? state.regions[rules]?.name_zh : state.regions[rules]?.name) ?? rules;
+  evening.forEach((deal, i) => {
+    const who = deal.winner === null ? t("evening_drawn") : t("evening_won", { seat: deal.winner });
+    addRow(t("evening_deal", { n: i + 1, rules: name(deal.rules), who }), deal.net.map(sign));
+  });
+  for (const unit of [...new Set(evening.map((deal) => deal.unit))]) {
+    const sums = [0, 1, 2, 3].map((seat) => evening.filter((deal) => deal.unit === unit).reduce((n, deal) => n + deal.net[seat], 0));
+    addRow(t("evening_total", { unit }), sums.map(sign)).classList.add("total");
+  }
 }
 
 /** No score: what is still needed (a note), or why the scorer refused the hand (an error), said where the player
@@ -693,7 +763,7 @@ function moveHand(to) {
   saveSettings();
   // the winner a reading set follows its hand; the hand brought back was read first, so it keeps the winner it set
   if (!kept && !state.winnerChosen && [from, to].includes(state.winner)) setWinner(state.winner === from ? to : from);
-  if (kept) offerUndo(undo.before, () => t(replacing ? "moved_back_replacing" : "moved_back", { from: seatLabel(from), to: seatLabel(to) }), from, { streak: undo.streak });
+  if (kept) offerUndo(undo.before, () => t(replacing ? "moved_back_replacing" : "moved_back", { from: seatLabel(from), to: seatLabel(to) }), from, { deal: undo.deal });
   else offerUndo(before, () => t("moved", { from: seatLabel(from), to: seatLabel(to) }), from);
   render();
   regroup();
@@ -1756,10 +1826,8 @@ async function requestReading(seat, photoUrl, endpoint, form, { camera = false, 
   // hand only. Other seats' photos still being read are taken as they come, into the table cleared: sent with this
   // one, they are most likely this deal's hands too.
   const newDeal = !taken && had && held >= PARTIAL_SHARE * had && sharedTiles(read, last) < NEW_DEAL_SHARE * Math.min(held, had);
-  if (newDeal) {
-    clearTable();
-    renderRegionFields(); // the events unticked
-  }
+  const dealsBefore = newDeal ? clearTable() : null;
+  if (newDeal) renderRegionFields(); // the events unticked
   state.photos[seat] = { url, readWith: asked, read, width: answer.width, height: answer.height, tiles: answer.tiles };
   applyReading(seat, answer, answer.tiles.map((d) => d.tile));
   claimWinner(seat);
@@ -1767,7 +1835,7 @@ async function requestReading(seat, photoUrl, endpoint, form, { camera = false, 
   // a hand replaced, or a table cleared for the next deal (even with no tile left in this seat's hand), comes back
   if (replacing || newDeal) {
     const note = replacing ? () => t("replaced", { seat: seatLabel(seat) }) : () => t("new_hand_started");
-    offerUndo(before, note, seat, { replaced: true, streak: newDeal ? dealStreak(typed) : null });
+    offerUndo(before, note, seat, { replaced: true, deal: newDeal ? dealLeft(typed, dealsBefore) : null });
   }
   render();
   if (seat === state.seat && !camera) bringPhotoIntoView(); // the table camera's view is where the player left it
@@ -2060,6 +2128,7 @@ function setUpTableCamera() {
 
 /** A new hand: the table emptied (hands, photos, who won how, dealer, indicator, events), the settings kept. */
 function clearTable() {
+  const held = endDeal();
   // who dealt and who won (a drawn deal said so: nobody), for the next deal's dealer (`nextDealer`)
   const streak = state.streakDealer === state.dealer ? state.streak : 0;
   const won = state.winner !== null ? state.hands.some(tileCount) : state.winnerChosen;
@@ -2067,6 +2136,7 @@ function clearTable() {
   state.lastDeal = known ? { dealer: state.dealer, winner: state.winner, streak } : null;
   Object.assign(state, emptyTable(state.seat), { streakTyped: false }); // the streak kept is the last dealer's
   saveSettings();
+  return held;
 }
 
 /** The dealer of the deal after ``state.lastDeal``, offered while none is chosen, as the rules pass the deal on
@@ -2100,6 +2170,7 @@ function setUpControls() {
     showUndo();
     fillRules();
     renderRegionFields();
+    renderEvening();
     render();
   });
   $("rules").addEventListener("change", () => {
@@ -2194,10 +2265,10 @@ function setUpControls() {
   });
   $("new-hand").addEventListener("click", () => {
     const [before, streakTyped] = [snapshot(), state.streakTyped];
-    clearTable();
+    const dealsBefore = clearTable();
     forgetPhotosBeingRead([0, 1, 2, 3]);
     setStatus(NO_STATUS);
-    if (snapshot() !== before) offerUndo(before, () => t("new_hand_started"), state.seat, { streak: dealStreak(streakTyped) });
+    if (snapshot() !== before) offerUndo(before, () => t("new_hand_started"), state.seat, { deal: dealLeft(streakTyped, dealsBefore) });
     renderRegionFields();
     render();
   });
@@ -2209,7 +2280,11 @@ function setUpControls() {
     restoreSnapshot(table);
     state.seat = undo.seat; // the seat whose hand it brings back
     const photo = state.photos[state.seat]; // and the line about its photo: tiles found, doubtful ones named
-    if (undo.streak) Object.assign(state, undo.streak); // a deal's streak with it; one typed within the deal stays
+    if (undo.deal) { // a deal left: its streak with it (one typed within the deal stays), out of the evening again
+      Object.assign(state, undo.deal.streak);
+      evening.splice(undo.deal.deals);
+      keepEvening();
+    }
     askIndicatorAgain(state.regions[undo.rules]?.indicator);
     saveSettings();
     offerUndo(null);
@@ -2221,6 +2296,11 @@ function setUpControls() {
     regroup(); // read for the rules now chosen if they changed since
   });
   $("print").addEventListener("click", () => window.print());
+  $("evening-clear").addEventListener("click", () => {
+    if (!window.confirm(t("evening_clear_confirm", { n: evening.length }))) return;
+    evening.splice(0);
+    keepEvening();
+  });
 }
 
 function fillRules() {
@@ -2262,6 +2342,7 @@ async function start() {
   setUpDialogs();
   setUpCapture();
   renderRegionFields();
+  renderEvening();
   render();
   regroup(); // a hand left read for other rules (a reload while it was being read again)
   document.body.dataset.ready = "true";
