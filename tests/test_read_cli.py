@@ -215,6 +215,13 @@ def test_a_winning_tile_given_answers_the_problem_of_none_set_apart() -> None:
         "tiles (a meld counts three), where a winning Wenling hand holds 17\n")
 
 
+def test_a_hand_read_as_no_legal_win_says_so_before_asking_for_facts() -> None:
+    """No fact given would make the hand as read a win: that is said first, not the facts it lacks."""
+    done = mjcam(str(valid_photo("hand_003")), "--rules", "wenling", "--score")
+    assert done.returncode == 1 and done.stderr.startswith("mjcam read: the hand as read is no legal win: 1f 6f in the "
+                                                           "hand: Wenling lays them aside")
+
+
 def test_suggestions_name_the_tile_as_read_and_the_hand_they_make(tmp_path: Path) -> None:
     from datasets.synth import generate_scene
 

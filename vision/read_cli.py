@@ -94,11 +94,15 @@ def run(args: argparse.Namespace) -> int:
                    **reading_json(reading, detections)}
             print(json.dumps(out, ensure_ascii=False) if args.json else describe(reading, detections))
             return 0
+        refusal = hand_refusal(reading, detections, args.win_tile is not None)
+        if refusal:  # said before any fact missing: no fact given would make the hand as read a win
+            print(f"mjcam read: {refusal}", file=sys.stderr)
+            return 1
         record = table_record(reading, args, indicator, options)
     except ReadError as error:
         print(f"mjcam read: {error}", file=sys.stderr)
         return 2
-    return _score(record, reading, detections, args.json, args.win_tile is not None)
+    return _score(record, reading, detections, args.json)
 
 
 def _scoring_facts(args: argparse.Namespace) -> list[tuple[str, bool]]:
@@ -198,19 +202,25 @@ def table_record(reading: Any, args: argparse.Namespace, indicator: str | None,
             "indicator": indicator, "players": players, "win": win, "context": {}}
 
 
-def _score(record: dict[str, Any], reading: Any, detections: Any, as_json: bool, win_given: bool) -> int:
-    """Print the score of the record (rc 0), or why the hand as read cannot be scored (rc 1: its problems,
-    but for the winning tile not set apart when ``win_given``; rc 2: the facts given are at fault)."""
-    from scoring import RecordError, score_valid_table, validate_table
-    from scoring.cli import breakdown
+def hand_refusal(reading: Any, detections: Any, win_given: bool) -> str | None:
+    """Why the hand as read is no legal win, with its likeliest fix: its problems, but for the winning tile not set
+    apart when ``win_given``; None when it has none."""
     from vision.consistency import NO_WINNING_TILE
 
     problems = [p for p in reading.problems if not (win_given and p == NO_WINNING_TILE)]
-    if problems:
-        best = reading.suggestions[0] if reading.suggestions else None
-        fix = f" (likeliest fix, {best.probability:.0%}: {suggestion_text(best, detections)})" if best else ""
-        print(f"mjcam read: the hand as read is no legal win: {'; '.join(problems)}{fix}", file=sys.stderr)
-        return 1
+    if not problems:
+        return None
+    best = reading.suggestions[0] if reading.suggestions else None
+    fix = f" (likeliest fix, {best.probability:.0%}: {suggestion_text(best, detections)})" if best else ""
+    return f"the hand as read is no legal win: {'; '.join(problems)}{fix}"
+
+
+def _score(record: dict[str, Any], reading: Any, detections: Any, as_json: bool) -> int:
+    """Print the score of the record of a hand read legal (rc 0), or why it cannot be scored (rc 2: the facts
+    given are at fault)."""
+    from scoring import RecordError, score_valid_table, validate_table
+    from scoring.cli import breakdown
+
     try:
         table = validate_table(record)
     except RecordError as error:  # the hand passed the reader's checks: the facts given are at fault
