@@ -412,3 +412,21 @@ def test_a_faces_direction_is_below_360_degrees():
 
     up = np.array([[1.0, -1e-7], [0.0, 1.0], [-1.0, 0.0], [0.0, -1.0]], np.float32)  # the first rounds to 360 in float32
     assert _degrees(up).tolist() == [0.0, 90.0, 180.0, 270.0]
+
+
+def test_the_looks_again_at_a_photo_share_its_slices(detector):
+    """The looks again at a photo (`vision.read.hand_reading`) share its view, so the slices a far wall is looked
+    for in are looked at once: the mirrored look runs the detector on the mirrored view alone."""
+    photo = read_photo(next((REAL_DATA / "valid" / "images").glob("IMG_2746_*.jpg")))
+    first = detector.find_tiles_zoomed(photo.image)
+    detector.detect(photo, first=first)
+    looked = []
+    find = detector.find_tiles
+    detector.find_tiles = lambda view: looked.append(view.shape) or find(view)
+    try:
+        mirrored = detector.detect(photo, first=first, mirror="x")
+    finally:
+        del detector.find_tiles
+    assert looked == [first[0].shape]
+    fresh = TileDetector().detect(photo, first=first, mirror="x")  # the same tiles as found afresh
+    assert fresh.tiles == mirrored.tiles and np.array_equal(fresh.xyxy, mirrored.xyxy)

@@ -200,6 +200,9 @@ class TileDetector:
             raise ValueError(f"{classifier}: its classes are not the project's 43 tile classes")
         self.model_info = {"detector": detector.name, "classifier": classifier.name, "imgsz": self.imgsz,
                            "version": cls_meta.get("version", "")}
+        self._last_slices: tuple[np.ndarray, tuple[np.ndarray, np.ndarray]] | None = None
+        """The last view looked at in slices and what its slices found (`_slice_tiles`): the looks again at a photo
+        share its view, so they share its slices."""
 
     @property
     def classifier_outputs(self) -> list[str]:
@@ -263,6 +266,16 @@ class TileDetector:
         (`SLICE_SHARE`), each enlarged to the detector's input: (boxes, scores). A slice's box is taken when it is
         small in the view's detector input too (`SMALL_TILE`), is not cut by the slice's or the view's edge
         (`EDGE_MARGIN`) and is no tile already found (`NEW_TILE_IOU`)."""
+        new, new_scores = self._slice_tiles(view)
+        unseen = box_iou(new, boxes).max(1, initial=0.0) <= NEW_TILE_IOU
+        return new[unseen].astype(np.float32), new_scores[unseen].astype(np.float32)
+
+    def _slice_tiles(self, view: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The small tiles found in the four slices of ``view`` (see `find_small_tiles`), before those found in the
+        view itself are set apart; found once per view (the same array) however many looks ask."""
+        last = self._last_slices  # one read: another thread may set it meanwhile
+        if last is not None and last[0] is view:
+            return last[1]
         height, width = view.shape[:2]
         input_scale = self.imgsz / max(height, width)
         slice_w, slice_h = round(width * SLICE_SHARE), round(height * SLICE_SHARE)
@@ -277,8 +290,8 @@ class TileDetector:
                 found_scores.append(cut_scores[taken])
         new, new_scores = np.concatenate(found), np.concatenate(found_scores)
         keep = non_max_suppression(new, new_scores, self.settings.iou)
-        unseen = box_iou(new[keep], boxes).max(1, initial=0.0) <= NEW_TILE_IOU
-        return new[keep][unseen].astype(np.float32), new_scores[keep][unseen].astype(np.float32)
+        self._last_slices = (view, (new[keep], new_scores[keep]))
+        return new[keep], new_scores[keep]
 
     def find_tiles_mirrored(self, view: np.ndarray, boxes: np.ndarray, scores: np.ndarray,
                             mirror: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
