@@ -2770,3 +2770,28 @@ def test_the_evening_adds_up_each_deal_scored_as_the_next_starts(browser, server
     page.locator("#evening-clear").click()
     expect(evening).to_be_hidden()
     assert page.errors == []
+
+
+def test_players_named_are_named_everywhere_their_seat_is(browser, server):
+    page = open_page(browser, server, "fuzhou")
+    page.locator("#names-box summary").click()
+    page.fill("#name-0", "  Ann  ")
+    page.locator("#name-0").press("Tab")
+    page.fill("#name-2", "<b>Bo</b>")  # a name is text, never markup
+    page.locator("#name-2").press("Tab")
+    type_hand(page, *FUZHOU_HAND)
+    give_facts(page)
+    scored(page)
+    expect(page.locator("#seat-tab-0 > span")).to_have_text("Ann · East")
+    expect(page.locator("#seat-tab-2 > span")).to_have_text("<b>Bo</b> · West")
+    expect(page.locator("#seat-tab-1 > span")).to_have_text("Seat 1 · South")
+    expect(page.locator("#net-table th.seat").first).to_have_text("Ann · East")
+    expect(page.locator("#seat-scores h3").first).to_contain_text("Ann · East")
+    page.locator("#new-hand").click()
+    expect(page.locator("#evening-table tr").first.locator("th")).to_have_text(["", "Ann", "Seat 1", "<b>Bo</b>", "Seat 3"])
+    expect(page.locator("#evening-table tr").nth(1)).to_contain_text("Ann won")
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    expect(page.locator("#name-0")).to_have_value("Ann")  # kept with the settings
+    expect(page.locator("#seat-tab-0 > span")).to_have_text("Ann")
+    assert page.errors == []

@@ -22,6 +22,7 @@ const MAX_PHOTO_BYTES = Number(document.body.dataset.maxBytes);
 const WORK_SIDE = Number(document.body.dataset.workSide); // the reader works at most this many pixels across
 const REDUCED_SHARE = Number(document.body.dataset.reducedShare);
 const MAX_STREAK = Number(document.body.dataset.maxStreak); // the most dealer_streak the scorer takes
+const MAX_NAME = 16; // characters of a player's name: a seat tab stays one line on a phone
 
 // ---------------------------------------------------------------------------------------------- state
 const saved = loadSettings(); // as another version of the page, or a hand, may have left them: each checked
@@ -40,6 +41,8 @@ const state = {
 
   // per region: the values set on this device
   options: saved.options && typeof saved.options === "object" && !Array.isArray(saved.options) ? saved.options : {},
+  // the players' names by seat, as the table gives them ("": the seat's number only)
+  names: [0, 1, 2, 3].map((seat) => (typeof saved.names?.[seat] === "string" ? saved.names[seat].slice(0, MAX_NAME) : "")),
   optionProblems: {}, // per option of the rules shown: what is wrong with the value given (not kept)
   ...emptyTable(savedSeat),
 };
@@ -120,8 +123,8 @@ function checkedLastDeal(deal) {
 }
 
 function saveSettings() {
-  const { lang, rules, seat, streak, streakDealer, streakTyped, lastDeal, options } = state;
-  const text = JSON.stringify({ lang, rules, seat, streak, streakDealer, streakTyped, lastDeal, options });
+  const { lang, rules, seat, streak, streakDealer, streakTyped, lastDeal, options, names } = state;
+  const text = JSON.stringify({ lang, rules, seat, streak, streakDealer, streakTyped, lastDeal, options, names });
   for (const name of ["sessionStorage", "localStorage"]) {
     try {
       window[name].setItem(SETTINGS_KEY, text);
@@ -150,14 +153,43 @@ function seatLabel(seat) {
 }
 
 function seatParts(seat) {
-  if (state.dealer === null) return [t("seat_only", { n: seat })];
-  return [t("seat_only", { n: seat }), t("seat_wind", { wind: t("winds").split(",")[(seat - state.dealer + 4) % 4] })];
+  const who = seatName(seat);
+  if (state.dealer === null) return [who];
+  return [who, t("seat_wind", { wind: t("winds").split(",")[(seat - state.dealer + 4) % 4] })];
+}
+
+/** A seat by its player's name where the table gave one, else by its number ("Seat 2", "2号位"). */
+const seatName = (seat) => state.names[seat] || t("seat_only", { n: seat });
+
+/** The four name fields (made once; a name changed names its seat everywhere, the evening's too). */
+function renderNames() {
+  const box = $("names");
+  if (!box.children.length) {
+    for (let seat = 0; seat < 4; seat++) {
+      const input = Object.assign(document.createElement("input"), { id: `name-${seat}`, type: "text", maxLength: MAX_NAME, autocomplete: "off" });
+      input.addEventListener("change", () => {
+        state.names[seat] = input.value.trim().slice(0, MAX_NAME);
+        input.value = state.names[seat];
+        saveSettings();
+        renderEvening();
+        render();
+      });
+      const label = document.createElement("label");
+      label.append(Object.assign(document.createElement("span"), { id: `name-label-${seat}` }), input);
+      box.append(label);
+    }
+  }
+  for (let seat = 0; seat < 4; seat++) {
+    $(`name-label-${seat}`).textContent = t("seat_only", { n: seat });
+    $(`name-${seat}`).value = state.names[seat];
+  }
 }
 
 /** A seat in a cell of the score's tables, as HTML: its number and its wind each kept whole (`.seat span`), so a
  * narrow phone breaks the line between them ("2号位 / · 西"), never inside one ("2号/位"). */
 function seatHtml(seat) {
-  return seatParts(seat).map((part) => `<span>${escapeHtml(part)}</span>`).join(" ");
+  // a player's name may break between its words (the seat's number never does)
+  return seatParts(seat).map((part, i) => `<span${!i && state.names[seat] ? ' class="name"' : ""}>${escapeHtml(part)}</span>`).join(" ");
 }
 
 function translatePage() {
@@ -528,12 +560,12 @@ function renderEvening() {
     }
     return row;
   };
-  addRow("", [0, 1, 2, 3].map((seat) => t("seat_only", { n: seat })), "col").querySelectorAll("td").forEach((cell) => {
+  addRow("", [0, 1, 2, 3].map(seatName), "col").querySelectorAll("td").forEach((cell) => {
     cell.replaceWith(Object.assign(document.createElement("th"), { scope: "col", textContent: cell.textContent }));
   });
   const name = (rules) => (state.lang === "zh" ? state.regions[rules]?.name_zh : state.regions[rules]?.name) ?? rules;
   evening.forEach((deal, i) => {
-    const who = deal.winner === null ? t("evening_drawn") : t("evening_won", { seat: deal.winner });
+    const who = deal.winner === null ? t("evening_drawn") : t("evening_won", { seat: seatName(deal.winner) });
     addRow(t("evening_deal", { n: i + 1, rules: name(deal.rules), who }), deal.net.map(sign));
   });
   for (const unit of [...new Set(evening.map((deal) => deal.unit))]) {
@@ -708,7 +740,7 @@ function renderSeatTabs() {
     const tab = $(`seat-tab-${seat}`);
     tab.setAttribute("aria-pressed", String(seat === state.seat));
     const size = count === 1 ? t("one_tile") : count ? t("n_tiles", { n: count }) : t("blank");
-    tab.innerHTML = `<span>${seatLabel(seat)}</span> <small>${size}</small>`;
+    tab.innerHTML = `<span>${escapeHtml(seatLabel(seat))}</span> <small>${size}</small>`;
     if (seat === state.winner && (state.winnerChosen || state.hands.some(tileCount))) tab.insertAdjacentHTML("beforeend", ` <b class="badge">${t("winner_badge")}</b>`);
     if (seat === state.dealer) tab.insertAdjacentHTML("beforeend", ` <b class="badge dealer">${t("dealer_badge")}</b>`);
   }
@@ -1338,7 +1370,7 @@ function renderScore(result) {
     const payer = !info.scores_non_winners && !player.total && player.seat !== result.winner;
     const total = `<span class="total">${player.total}</span>`;
     // Daishan's winner: the total is what one payer pays (`total_from`), not what the seat gains
-    box.innerHTML = `<h3>${seatLabel(player.seat)} — ${payer ? t("pays_by")
+    box.innerHTML = `<h3>${escapeHtml(seatLabel(player.seat))} — ${payer ? t("pays_by")
       : player.total_from ? t(`total_from_${player.total_from}`, { n: total, unit: player.unit ?? "" })
         : `${t("total")} ${total} ${player.unit ?? ""}`}</h3>`;
     if (player.seat === result.winner && result.reading?.length) box.append(readingView(result.reading));
@@ -2170,6 +2202,7 @@ function setUpControls() {
     showUndo();
     fillRules();
     renderRegionFields();
+    renderNames();
     renderEvening();
     render();
   });
@@ -2342,6 +2375,7 @@ async function start() {
   setUpDialogs();
   setUpCapture();
   renderRegionFields();
+  renderNames();
   renderEvening();
   render();
   regroup(); // a hand left read for other rules (a reload while it was being read again)
