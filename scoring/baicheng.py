@@ -61,6 +61,7 @@ INFO = RegionInfo(
     meld_types=("chow", "pung", "kong", "whirlwind"),
     extra_sets=((DRAGON_SET, DRAGONS),),
     bao_pungs=True, reads_payers_melds=True, has_flowers=False,
+    dealer_after=("keep_or_pass", "keep"),  # 「如果沒胡就是流局。流局不計算輸贏，游戲重新開始，莊家繼續做莊。」
     description="13 tiles (14 for the winner), no flowers; 4 sets + pair with 三门全, 幺九 and a 刻; "
                 "中發白 sets and 旋风杠; 摸宝 wild; each 番 doubles, kongs paid apart.",
 )

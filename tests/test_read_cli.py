@@ -220,6 +220,8 @@ def test_a_hand_read_as_no_legal_win_says_so_before_asking_for_facts() -> None:
     done = mjcam(str(valid_photo("hand_003")), "--rules", "wenling", "--score")
     assert done.returncode == 1 and done.stderr.startswith("mjcam read: the hand as read is no legal win: 1f 6f in the "
                                                            "hand: Wenling lays them aside")
+    done = mjcam(str(valid_photo("hand_003")), "--rules", "wenling", "--score", "--win-tile", "xx")
+    assert done.returncode == 2 and "--win-tile" in done.stderr  # a flag that is wrong is said first
 
 
 def test_suggestions_name_the_tile_as_read_and_the_hand_they_make(tmp_path: Path) -> None:

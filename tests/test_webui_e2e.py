@@ -2668,7 +2668,8 @@ def test_baicheng_says_the_seats_with_nothing_given_are_taken_as_concealed(brows
     page = open_page(browser, server, "baicheng")
     page.locator("#seat-tab-1").click()
     type_hand(page, "888m777p666s666z77z", "7z")
-    expect(page.locator("#blank-note")).to_contain_text("Nothing given: Seat 0, Seat 2, Seat 3 — taken as 门清 with no kong")
+    expect(page.locator("#blank-note")).to_contain_text(
+        "Nothing given: Seat 0, Seat 2, Seat 3 — taken as 门清 with no kong")
     give_facts(page)
     expect(page.locator("#score-blank")).to_have_text(
         "Seats 0, 2 and 3 have nothing given: taken as 门清 with no kong, so the nets may change — enter their melds "
@@ -2702,6 +2703,7 @@ def test_the_next_deals_dealer_is_offered_kept_by_a_dealer_who_won_passed_on_oth
     page.locator('input[name="by"][value="self_draw"]').check()
     page.select_option("#winner", "3")  # seat 3 won: the deal passes to the dealer's 下家
     page.locator("#new-hand").click()
+    expect(offer).to_be_visible()
     expect(offer).to_have_text("Dealer: Seat 1, streak 0 — Seat 3 won: the deal passes")
     page.locator("#undo").click()  # the new deal undone: its dealer back, nothing offered
     expect(page.locator("#dealer")).to_have_value("0")
@@ -2717,7 +2719,8 @@ def test_the_next_deals_dealer_is_offered_kept_by_a_dealer_who_won_passed_on_oth
     ("daishan", "2", "Dealer: Seat 2 — Seat 2 won: the winner deals"),  # 「之后哪个玩家胡就那个玩家坐庄」
     ("daishan", "none", "Dealer: Seat 1 — a drawn deal: the dealer keeps it"),  # 「流局不会过庄」
     ("wenling", "none", "Dealer: Seat 2 — a drawn deal: the deal passes"),  # 黄牌 「同时庄家自动下庄」
-    ("baicheng", "none", None)])  # the rules say nothing of it: nothing offered
+    ("baicheng", "none", "Dealer: Seat 1 — a drawn deal: the dealer keeps it"),  # 「流局…莊家繼續做莊」
+    ("fuzhou", "none", None)])  # the rules say nothing of it: nothing offered
 def test_the_next_deals_dealer_follows_the_regions_rules(browser, server, rules, winner, offered):
     page = open_page(browser, server, rules)
     page.select_option("#dealer", "1")
@@ -2729,6 +2732,7 @@ def test_the_next_deals_dealer_follows_the_regions_rules(browser, server, rules,
         page.select_option("#winner", winner)
     page.locator("#new-hand").click()
     if offered:
+        expect(page.locator("#next-dealer")).to_be_visible()
         expect(page.locator("#next-dealer")).to_have_text(offered)
     else:
         expect(page.locator("#next-dealer")).to_be_hidden()
@@ -2788,10 +2792,48 @@ def test_players_named_are_named_everywhere_their_seat_is(browser, server):
     expect(page.locator("#net-table th.seat").first).to_have_text("Ann · East")
     expect(page.locator("#seat-scores h3").first).to_contain_text("Ann · East")
     page.locator("#new-hand").click()
-    expect(page.locator("#evening-table tr").first.locator("th")).to_have_text(["", "Ann", "Seat 1", "<b>Bo</b>", "Seat 3"])
+    expect(page.locator("#evening-table tr").first.locator("th")).to_have_text(
+        ["", "Ann", "Seat 1", "<b>Bo</b>", "Seat 3"])
     expect(page.locator("#evening-table tr").nth(1)).to_contain_text("Ann won")
     page.reload()
     page.wait_for_selector("body[data-ready=true]")
     expect(page.locator("#name-0")).to_have_value("Ann")  # kept with the settings
     expect(page.locator("#seat-tab-0 > span")).to_have_text("Ann")
+    assert page.errors == []
+
+
+def test_a_next_deal_photo_moved_to_its_seat_takes_the_deal_back_out_of_the_evening(browser, server):
+    page = open_page(browser, server, "daishan")
+    type_hand(page, "123m456m789m123p55p", "5p")
+    give_facts(page)
+    scored(page)
+    page.locator("#seat-tab-1").click()
+    upload(page, "hand_006")
+    upload(page, "hand_009")  # another hand in seat 1's place: the next deal, the last one joins the evening
+    expect(page.locator("#evening-table tr")).to_have_count(3)
+    page.select_option("#move-hand", "2")  # it was seat 2's hand: the deal is the table's again
+    read_again(page)
+    expect(page.locator("#evening")).to_be_hidden()
+    scored(page)
+    page.locator("#new-hand").click()
+    expect(page.locator("#evening-table tr")).to_have_count(3)  # counted once
+    assert page.errors == []
+
+
+def test_the_next_dealer_offer_survives_a_second_new_hand_and_goes_with_an_undo(browser, server):
+    page = open_page(browser, server, "fuzhou")
+    type_hand(page, *FUZHOU_HAND)
+    give_facts(page)  # seat 0 deals and wins
+    scored(page)
+    offer = page.locator("#next-dealer")
+    page.locator("#new-hand").click()
+    expect(offer).to_be_visible()
+    expect(offer).to_have_text("Dealer: Seat 0, streak 1 — won as dealer: keeps the deal")
+    page.locator("#new-hand").click()  # a second tap on an empty table: the last deal is still the one scored
+    expect(offer).to_be_visible()
+    expect(offer).to_have_text("Dealer: Seat 0, streak 1 — won as dealer: keeps the deal")
+    page.locator("#undo").click()  # the deal scored is the table's again
+    expect(page.locator("#dealer")).to_have_value("0")
+    page.select_option("#dealer", "")  # its dealer unsaid: nothing offered for a deal still in progress
+    expect(offer).to_be_hidden()
     assert page.errors == []

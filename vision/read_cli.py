@@ -95,10 +95,10 @@ def run(args: argparse.Namespace) -> int:
             print(json.dumps(out, ensure_ascii=False) if args.json else describe(reading, detections))
             return 0
         refusal = hand_refusal(reading, detections, args.win_tile is not None)
-        if refusal:  # said before any fact missing: no fact given would make the hand as read a win
-            print(f"mjcam read: {refusal}", file=sys.stderr)
-            return 1
-        record = table_record(reading, args, indicator, options)
+        record = table_record(reading, args, indicator, options, refusal)
+    except NoLegalWin as refusal:
+        print(f"mjcam read: {refusal}", file=sys.stderr)
+        return 1
     except ReadError as error:
         print(f"mjcam read: {error}", file=sys.stderr)
         return 2
@@ -158,9 +158,14 @@ def _options(pairs: list[str]) -> dict[str, Any]:
     return options
 
 
+class NoLegalWin(Exception):
+    """The hand as read is no legal win (`hand_refusal`): no fact given would make it one."""
+
+
 def table_record(reading: Any, args: argparse.Namespace, indicator: str | None,
-                 options: dict[str, Any]) -> dict[str, Any]:
-    """The table record of the read hand and the facts given as flags; ReadError naming missing facts."""
+                 options: dict[str, Any], refusal: str | None = None) -> dict[str, Any]:
+    """The table record of the read hand and the facts given as flags; ReadError for flags that are wrong, then
+    NoLegalWin for a ``refusal`` of the hand as read (no fact would mend it), then ReadError naming missing facts."""
     player = reading.player
     blanks = [(n, m) for n, m in enumerate(player["melds"], 1) if m.get("concealed") and not m["tiles"]]
     kongs = [_one_tile(t, "--kong") for t in args.kong]
@@ -190,6 +195,8 @@ def table_record(reading: Any, args: argparse.Namespace, indicator: str | None,
     if set(DEALER_FLAGS) & set(args.flag) and args.dealer is None and FLAG_OF_NEED["dealer"] not in missing:
         missing.append(FLAG_OF_NEED["dealer"])
     missing += [f"--kong TILE (meld {n} is face down)" for n, _ in blanks[len(kongs):]]
+    if refusal:
+        raise NoLegalWin(refusal)
     if missing:
         raise ReadError("cannot score without: " + ", ".join(missing))
     by = "self_draw" if args.self_draw else "rob_kong" if args.rob_kong else "discard"

@@ -288,8 +288,8 @@ class Camera:
         return cached[1]
 
     def status(self, now: float | None = None) -> dict[str, Any]:
-        """Source, frames read and looked at (`LOOK_SECONDS`), seconds the picture has been still, the latest capture's id,
-        end or error (``lost``: the source stopped sending frames and is being reopened, or, ``stalled``, has sent
+        """Source, frames read and looked at (`LOOK_SECONDS`), seconds the picture has been still, the latest
+        capture's id, end or error (``lost``: the source stopped sending frames and is being reopened, or, ``stalled``, has sent
         none for STALL_SECONDS by ``now``, `time.monotonic`, since its last frame or its start)."""
         now = time.monotonic() if now is None else now
         with self._lock:

@@ -12,7 +12,7 @@ const SHOWN_ALTERNATIVE = 0.01; // a classifier's next guess less likely than th
 const SETTINGS_KEY = "mjcam.settings"; // what stays from one hand to the next: this tab's (sessionStorage), else the device's last (localStorage)
 const HAND_KEY = "mjcam.hand"; // sessionStorage: the hand in progress and its rules, kept over a reload
 const HAND_VERSION = 2; // of what HAND_KEY keeps: a table kept by another version is not restored
-const EVENING_KEY = "mjcam.evening"; // sessionStorage: the deals this tab scored and left for the next
+const EVENING_KEY = "mjcam.evening"; // sessionStorage: the deals this tab scored and left for the next, and the last
 const CAPTURE_KEY = "mjcam.capture"; // sessionStorage: the table camera's capture last read, not read again after a reload
 const ROW_SLANT = 35; // degrees: rows slanting more than this are read as level (a spread that is no row)
 const KEPT_PHOTO_PX = 1280; // the photo is kept (and shown) at most this many pixels across
@@ -37,12 +37,11 @@ const state = {
   streakDealer: [0, 1, 2, 3].includes(saved.streakDealer) ? saved.streakDealer : null,
   // typed for the hand in progress (a setting, as the streak; New hand clears it): its dealer's, whoever is chosen
   streakTyped: saved.streakTyped === true,
-  lastDeal: checkedLastDeal(saved.lastDeal), // {dealer, winner (null: drawn), streak} of the deal left: who deals next
 
   // per region: the values set on this device
   options: saved.options && typeof saved.options === "object" && !Array.isArray(saved.options) ? saved.options : {},
   // the players' names by seat, as the table gives them ("": the seat's number only)
-  names: [0, 1, 2, 3].map((seat) => (typeof saved.names?.[seat] === "string" ? saved.names[seat].slice(0, MAX_NAME) : "")),
+  names: [0, 1, 2, 3].map((seat) => (typeof saved.names?.[seat] === "string" ? Array.from(saved.names[seat]).slice(0, MAX_NAME).join("") : "")),
   optionProblems: {}, // per option of the rules shown: what is wrong with the value given (not kept)
   ...emptyTable(savedSeat),
 };
@@ -123,8 +122,8 @@ function checkedLastDeal(deal) {
 }
 
 function saveSettings() {
-  const { lang, rules, seat, streak, streakDealer, streakTyped, lastDeal, options, names } = state;
-  const text = JSON.stringify({ lang, rules, seat, streak, streakDealer, streakTyped, lastDeal, options, names });
+  const { lang, rules, seat, streak, streakDealer, streakTyped, options, names } = state;
+  const text = JSON.stringify({ lang, rules, seat, streak, streakDealer, streakTyped, options, names });
   for (const name of ["sessionStorage", "localStorage"]) {
     try {
       window[name].setItem(SETTINGS_KEY, text);
@@ -147,7 +146,8 @@ const eventName = (flag, lang = state.lang) => flagName(flag, lang, region()?.fl
 /** An event named in a note about another (`shortFlagName`: "杠上开花", without its explanation). */
 const shortEvent = (flag) => shortFlagName(flag, state.lang, region()?.flag_names);
 
-/** A seat as the page names it: its number, and its wind once the dealer is known ("Seat 2 · West", "2号位 · 西"). */
+/** A seat as the page names it: its player's name or its number (`seatName`), and its wind once the dealer is known
+ * ("Seat 2 · West", "2号位 · 西", "Ann · West"). */
 function seatLabel(seat) {
   return seatParts(seat).join(" ");
 }
@@ -168,7 +168,7 @@ function renderNames() {
     for (let seat = 0; seat < 4; seat++) {
       const input = Object.assign(document.createElement("input"), { id: `name-${seat}`, type: "text", maxLength: MAX_NAME, autocomplete: "off" });
       input.addEventListener("change", () => {
-        state.names[seat] = input.value.trim().slice(0, MAX_NAME);
+        state.names[seat] = Array.from(input.value.trim()).slice(0, MAX_NAME).join(""); // characters, not halves
         input.value = state.names[seat];
         saveSettings();
         renderEvening();
@@ -241,8 +241,8 @@ function offerUndo(before, note = () => "", seat = state.seat, { replaced = fals
 }
 
 /** What Undo of leaving a deal brings back besides the table: its streak (``streakTyped`` as it was before the
- * change cleared it) and the evening's deals before it was added (``deals``, as `clearTable` returns it). */
-const dealLeft = (streakTyped, deals) => ({ streak: { streak: state.streak, streakDealer: state.streakDealer, streakTyped }, deals });
+ * change cleared it) and the evening as it was before (``evening``, as `clearTable` returns it: `reopenDeal`). */
+const dealLeft = (streakTyped, evening) => ({ streak: { streak: state.streak, streakDealer: state.streakDealer, streakTyped }, evening });
 
 function showUndo() {
   $("undo-note").textContent = undo ? undo.note() : "";
@@ -510,18 +510,19 @@ async function updateScore() {
 
 // ------------------------------------------------------------------------------------------ the evening
 // The deals scored at this table, each added as the next deal starts (New hand, or a photo of the next hand), with
-// the evening's totals: kept in the tab over a reload, until the player starts a new evening.
+// the evening's totals, and who dealt and won the last deal left (whoever deals next: `nextDealer`): kept in the tab
+// over a reload, until the player starts a new evening.
 let scored = null; // the score shown: {after: the table it is for (`snapshot`), deal: what the evening keeps of it}
-const evening = loadEvening();
+const evening = loadEvening(); // {deals: [{rules, unit, net, winner}], last: {dealer, winner (null: drawn), streak}}
 
 function loadEvening() {
   const deal = (d) => typeof d?.rules === "string" && typeof d.unit === "string" && Array.isArray(d.net) && d.net.length === 4
     && d.net.every(Number.isFinite) && (d.winner === null || [0, 1, 2, 3].includes(d.winner));
   try {
     const kept = JSON.parse(sessionStorage.getItem(EVENING_KEY));
-    if (Array.isArray(kept) && kept.every(deal)) return kept;
+    if (Array.isArray(kept?.deals) && kept.deals.every(deal)) return { deals: kept.deals, last: checkedLastDeal(kept.last) };
   } catch {} // no storage in this browser, or unreadable: a new evening
-  return [];
+  return { deals: [], last: null };
 }
 
 function keepEvening() {
@@ -531,24 +532,34 @@ function keepEvening() {
   renderEvening();
 }
 
-/** The table is left for the next deal: its score, if the one shown is the table's, joins the evening. Returns
- * how many deals the evening held before (what Undo of the next deal brings it back to). */
+/** The table is left for the next deal: its score, if the one shown is the table's, joins the evening, and who
+ * dealt and won it, when given (a drawn deal said so: nobody won), is the last deal's. Returns what Undo of the
+ * next deal brings the evening back to: {deals: how many it held, last}. */
 function endDeal() {
-  const held = evening.length;
-  if (scored && scored.after === snapshot()) {
-    evening.push(scored.deal);
-    keepEvening();
-  }
-  return held;
+  const before = { deals: evening.deals.length, last: evening.last };
+  if (scored && scored.after === snapshot()) evening.deals.push(scored.deal);
+  const streak = state.streakDealer === state.dealer ? state.streak : 0;
+  const won = state.winner !== null ? state.hands.some(tileCount) : state.winnerChosen;
+  if (state.dealer !== null && won) evening.last = { dealer: state.dealer, winner: state.winner, streak };
+  keepEvening();
+  return before;
+}
+
+/** The evening as it was before the deal left (``before``, from `endDeal`): the deal taken out again. */
+function reopenDeal(before) {
+  evening.deals.splice(before.deals);
+  evening.last = before.last;
+  keepEvening();
 }
 
 /** The evening's deals, one row each (its rules and who won), and the totals per unit (a table may change rules). */
 function renderEvening() {
-  $("evening").hidden = !evening.length;
+  const deals = evening.deals;
+  $("evening").hidden = !deals.length;
   const table = $("evening-table");
   table.replaceChildren();
-  if (!evening.length) return;
-  table.createCaption().textContent = t("evening_caption", { n: evening.length });
+  if (!deals.length) return;
+  table.createCaption().textContent = t("evening_caption", { n: deals.length });
   const sign = (v) => (v > 0 ? `+${v}` : String(v));
   const addRow = (head, values, scope = "row") => {
     const row = table.insertRow();
@@ -564,12 +575,12 @@ function renderEvening() {
     cell.replaceWith(Object.assign(document.createElement("th"), { scope: "col", textContent: cell.textContent }));
   });
   const name = (rules) => (state.lang === "zh" ? state.regions[rules]?.name_zh : state.regions[rules]?.name) ?? rules;
-  evening.forEach((deal, i) => {
+  deals.forEach((deal, i) => {
     const who = deal.winner === null ? t("evening_drawn") : t("evening_won", { seat: seatName(deal.winner) });
     addRow(t("evening_deal", { n: i + 1, rules: name(deal.rules), who }), deal.net.map(sign));
   });
-  for (const unit of [...new Set(evening.map((deal) => deal.unit))]) {
-    const sums = [0, 1, 2, 3].map((seat) => evening.filter((deal) => deal.unit === unit).reduce((n, deal) => n + deal.net[seat], 0));
+  for (const unit of [...new Set(deals.map((deal) => deal.unit))]) {
+    const sums = [0, 1, 2, 3].map((seat) => deals.filter((deal) => deal.unit === unit).reduce((n, deal) => n + deal.net[seat], 0));
     addRow(t("evening_total", { unit }), sums.map(sign)).classList.add("total");
   }
 }
@@ -783,6 +794,10 @@ function moveHand(to) {
   if (kept) { // the table as it was before the photo (taken for the next deal, it was cleared), the photo's hand at `to`
     const photo = [state.hands[from], state.photos[from]];
     restoreSnapshot(kept);
+    if (undo.deal) { // the deal the photo had left is the table's again: its streak back, out of the evening
+      Object.assign(state, undo.deal.streak);
+      reopenDeal(undo.deal.evening);
+    }
     [state.hands[to], state.photos[to]] = photo;
   } else {
     [state.hands[from], state.hands[to]] = [state.hands[to], state.hands[from]];
@@ -795,7 +810,7 @@ function moveHand(to) {
   saveSettings();
   // the winner a reading set follows its hand; the hand brought back was read first, so it keeps the winner it set
   if (!kept && !state.winnerChosen && [from, to].includes(state.winner)) setWinner(state.winner === from ? to : from);
-  if (kept) offerUndo(undo.before, () => t(replacing ? "moved_back_replacing" : "moved_back", { from: seatLabel(from), to: seatLabel(to) }), from, { deal: undo.deal });
+  if (kept) offerUndo(undo.before, () => t(replacing ? "moved_back_replacing" : "moved_back", { from: seatLabel(from), to: seatLabel(to) }), from);
   else offerUndo(before, () => t("moved", { from: seatLabel(from), to: seatLabel(to) }), from);
   render();
   regroup();
@@ -1457,12 +1472,12 @@ const FORMULA_ZH = [
 
 /** A seat's formula or a payment's reason as the scorer writes it, as HTML: powers raised (a power of several
  * terms keeps its brackets, so that wrapped on a narrow screen it still reads as one power), seats named as on
- * the page, tile codes drawn as small tiles ("(0 + 20) × 2^3", "9 from P2", "明杠 1111s" → "(0 + 20) × 2³",
+ * the page (a player's name, `seatName`), tile codes drawn as small tiles ("(0 + 20) × 2^3", "9 from P2", "明杠 1111s" → "(0 + 20) × 2³",
  * "9 from Seat 2", "明杠 🀙🀙🀙🀙"), in Chinese on the Chinese page. */
 function formulaHtml(formula) {
   const text = (state.lang === "zh" ? FORMULA_ZH.reduce((out, [pattern, zh]) => out.replace(pattern, zh), formula) : formula)
     .replace(/([A-Za-z\u2e80-\u9fff]) (\d)/g, "$1\u00a0$2").replace(/(\d) ([番底分元])/g, "$1\u00a0$2"); // "dealer 1", "4 番" whole
-  return withTiles(text.replace(/\bP([0-3])\b/g, (_, n) => t("seat_only", { n })))
+  return withTiles(text.replace(/\bP([0-3])\b/g, (_, n) => seatName(Number(n))))
     .replace(/\^(\([^)]*\)|\w+)/g, (_, power) => `<sup>${power}</sup>`);
 }
 
@@ -1818,7 +1833,7 @@ let photoRequestCount = 0; // the photos sent to be read, all seats', numbered i
 const photosBeingRead = new Set(); // the seats whose latest photo has not been answered yet
 
 /** Photos of these seats still being read are not taken when answered: the player cleared or replaced what
- * they would fill (Clear, Undo). */
+ * they would fill (Clear, New hand, an Undo bringing their seat's hand back). */
 function forgetPhotosBeingRead(seats) {
   for (const seat of seats) {
     photoRequests[seat] = ++photoRequestCount;
@@ -2160,22 +2175,17 @@ function setUpTableCamera() {
 
 /** A new hand: the table emptied (hands, photos, who won how, dealer, indicator, events), the settings kept. */
 function clearTable() {
-  const held = endDeal();
-  // who dealt and who won (a drawn deal said so: nobody), for the next deal's dealer (`nextDealer`)
-  const streak = state.streakDealer === state.dealer ? state.streak : 0;
-  const won = state.winner !== null ? state.hands.some(tileCount) : state.winnerChosen;
-  const known = state.dealer !== null && won;
-  state.lastDeal = known ? { dealer: state.dealer, winner: state.winner, streak } : null;
+  const before = endDeal();
   Object.assign(state, emptyTable(state.seat), { streakTyped: false }); // the streak kept is the last dealer's
   saveSettings();
-  return held;
+  return before;
 }
 
-/** The dealer of the deal after ``state.lastDeal``, offered while none is chosen, as the rules pass the deal on
+/** The dealer of the deal after the evening's last (`endDeal`), offered while none is chosen, as the rules pass the deal on
  * (`dealer_after`): a dealer who keeps it has a streak one more (「庄家第二庄的时候算一连庄」), another starts from 0;
  * ``why`` names the rule; null when none is known (no last deal, or a drawn one the rules say nothing of). */
 function nextDealer() {
-  const [last, after] = [state.lastDeal, region().dealer_after];
+  const [last, after] = [evening.last, region().dealer_after];
   if (!last || state.dealer !== null) return null;
   let seat, why;
   if (last.winner === null) {
@@ -2248,7 +2258,7 @@ function setUpControls() {
   });
   $("next-dealer").addEventListener("click", () => { // the dealer offered, with its streak (another chosen after: 0)
     const next = nextDealer();
-    Object.assign(state, { dealer: next.seat, streak: next.streak, streakDealer: next.seat, streakAside: null });
+    Object.assign(state, { dealer: next.seat, streak: next.streak, streakDealer: next.seat, streakAside: null, streakTyped: false });
     saveSettings();
     render();
     $("dealer").focus();
@@ -2315,8 +2325,7 @@ function setUpControls() {
     const photo = state.photos[state.seat]; // and the line about its photo: tiles found, doubtful ones named
     if (undo.deal) { // a deal left: its streak with it (one typed within the deal stays), out of the evening again
       Object.assign(state, undo.deal.streak);
-      evening.splice(undo.deal.deals);
-      keepEvening();
+      reopenDeal(undo.deal.evening);
     }
     askIndicatorAgain(state.regions[undo.rules]?.indicator);
     saveSettings();
@@ -2330,9 +2339,10 @@ function setUpControls() {
   });
   $("print").addEventListener("click", () => window.print());
   $("evening-clear").addEventListener("click", () => {
-    if (!window.confirm(t("evening_clear_confirm", { n: evening.length }))) return;
-    evening.splice(0);
+    if (!window.confirm(t("evening_clear_confirm", { n: evening.deals.length }))) return;
+    Object.assign(evening, { deals: [], last: null }); // the first dealer of a new evening is the table's to say
     keepEvening();
+    render();
   });
 }
 
