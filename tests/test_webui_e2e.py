@@ -2216,11 +2216,11 @@ def test_a_settlement_with_blank_seats_says_so_in_the_score(browser, server):
     type_hand(page, "111m222m333m444p555p66p", "6p")
     give_facts(page)
     note = page.locator("#score-blank")
-    expect(note).to_have_text("Seats 1, 2 and 3 are blank: scored from their melds and flowers only, so the nets may change — "
+    expect(note).to_have_text("Seat 1, Seat 2 and Seat 3 are blank: scored from their melds and flowers only, so the nets may change — "
                               "photograph or enter their hands for the full settlement.")
     page.locator("#seat-tab-1").click()
     add_tiles(page, "456m789m123s456s789p7p")
-    expect(note).to_have_text(re.compile("^Seats 2 and 3 are blank: "))
+    expect(note).to_have_text(re.compile("^Seat 2 and Seat 3 are blank: "))
     page.locator("#seat-tab-2").click()
     add_tiles(page, "123p456p789p1234z66z7z")
     expect(page.locator("#net-2")).to_have_text("-37")
@@ -2672,7 +2672,7 @@ def test_baicheng_says_the_seats_with_nothing_given_are_taken_as_concealed(brows
         "Nothing given: Seat 0, Seat 2, Seat 3 — taken as 门清 with no kong")
     give_facts(page)
     expect(page.locator("#score-blank")).to_have_text(
-        "Seats 0, 2 and 3 have nothing given: taken as 门清 with no kong, so the nets may change — enter their melds "
+        "Seat 0, Seat 2 and Seat 3 have nothing given: taken as 门清 with no kong, so the nets may change — enter their melds "
         "for the full settlement.")
     page.locator("#seat-tab-2").click()
     page.locator('#groups [data-group="concealed"] .tile.add').click()
@@ -2681,7 +2681,7 @@ def test_baicheng_says_the_seats_with_nothing_given_are_taken_as_concealed(brows
     close_dialog(page)
     add_tiles(page, "5p")
     expect(page.locator("#seat-tab-2")).to_contain_text("1 tile")
-    expect(page.locator("#score-blank")).to_contain_text("Seats 0 and 3 have nothing given")
+    expect(page.locator("#score-blank")).to_contain_text("Seat 0 and Seat 3 have nothing given")
     assert page.errors == []
 
 
@@ -2693,18 +2693,20 @@ def test_the_next_deals_dealer_is_offered_kept_by_a_dealer_who_won_passed_on_oth
     page.locator("#streak").press("Tab")
     page.locator("#new-hand").click()
     offer = page.locator("#next-dealer")
-    expect(offer).to_have_text("Dealer: Seat 0, streak 2 — won as dealer: keeps the deal")
+    expect(offer).to_have_text("Set dealer: Seat 0, streak 2 — won as dealer: keeps the deal")
     offer.click()
     expect(page.locator("#dealer")).to_have_value("0")
     expect(page.locator("#streak")).to_have_value("2")
     expect(offer).to_be_hidden()
-    type_hand(page, *FUZHOU_HAND)
     page.locator("#seat-tab-3").click()
-    page.locator('input[name="by"][value="self_draw"]').check()
+    type_hand(page, *FUZHOU_HAND)
     page.select_option("#winner", "3")  # seat 3 won: the deal passes to the dealer's 下家
+    give_facts(page)
+    scored(page)
+    expect(page.locator("#score-body")).to_be_visible()
     page.locator("#new-hand").click()
     expect(offer).to_be_visible()
-    expect(offer).to_have_text("Dealer: Seat 1, streak 0 — Seat 3 won: the deal passes")
+    expect(offer).to_have_text("Set dealer: Seat 1, streak 0 — Seat 3 won: the deal passes")
     page.locator("#undo").click()  # the new deal undone: its dealer back, nothing offered
     expect(page.locator("#dealer")).to_have_value("0")
     expect(offer).to_be_hidden()
@@ -2716,10 +2718,10 @@ def test_the_next_deals_dealer_is_offered_kept_by_a_dealer_who_won_passed_on_oth
 
 
 @pytest.mark.parametrize("rules, winner, offered", [
-    ("daishan", "2", "Dealer: Seat 2 — Seat 2 won: the winner deals"),  # 「之后哪个玩家胡就那个玩家坐庄」
-    ("daishan", "none", "Dealer: Seat 1 — a drawn deal: the dealer keeps it"),  # 「流局不会过庄」
-    ("wenling", "none", "Dealer: Seat 2 — a drawn deal: the deal passes"),  # 黄牌 「同时庄家自动下庄」
-    ("baicheng", "none", "Dealer: Seat 1 — a drawn deal: the dealer keeps it"),  # 「流局…莊家繼續做莊」
+    ("daishan", "2", "Set dealer: Seat 2 — Seat 2 won: the winner deals"),  # 「之后哪个玩家胡就那个玩家坐庄」
+    ("daishan", "none", "Set dealer: Seat 1 — a drawn deal: the dealer keeps it"),  # 「流局不会过庄」
+    ("wenling", "none", "Set dealer: Seat 2 — a drawn deal: the deal passes"),  # 黄牌 「同时庄家自动下庄」
+    ("baicheng", "none", "Set dealer: Seat 1 — a drawn deal: the dealer keeps it"),  # 「流局…莊家繼續做莊」
     ("fuzhou", "none", None)])  # the rules say nothing of it: nothing offered
 def test_the_next_deals_dealer_follows_the_regions_rules(browser, server, rules, winner, offered):
     page = open_page(browser, server, rules)
@@ -2728,8 +2730,10 @@ def test_the_next_deals_dealer_follows_the_regions_rules(browser, server, rules,
         page.select_option("#winner", "none")
     else:
         page.locator(f"#seat-tab-{winner}").click()
-        add_tiles(page, "5p")
+        type_hand(page, "123m456m789m123p55p", "5p")
         page.select_option("#winner", winner)
+        give_facts(page)
+    scored(page)  # a deal joins the evening, and says who deals next, once scored
     page.locator("#new-hand").click()
     if offered:
         expect(page.locator("#next-dealer")).to_be_visible()
@@ -2752,7 +2756,7 @@ def test_the_evening_adds_up_each_deal_scored_as_the_next_starts(browser, server
     expect(evening).to_be_visible()
     rows = page.locator("#evening-table tr")
     expect(rows).to_have_count(3)  # the seats, the deal, the total
-    expect(rows.nth(1)).to_have_text(re.compile(r"^1\. Fuzhou · Seat 0 won"))
+    expect(rows.nth(1)).to_have_text(re.compile(r"^1\. Fuzhou\u00a0· Seat 0 won"))
     expect(rows.nth(1).locator("td")).to_have_text(net)
     expect(rows.nth(2).locator("td")).to_have_text(net)
     page.locator("#undo").click()  # the deal back on the table: out of the evening again
@@ -2765,7 +2769,7 @@ def test_the_evening_adds_up_each_deal_scored_as_the_next_starts(browser, server
     page.locator("#new-hand").click()  # a deal never scored (nothing given) adds nothing
     page.locator("#new-hand").click()
     expect(rows).to_have_count(4)
-    expect(rows.nth(2)).to_have_text(re.compile(r"^2\. Fuzhou · drawn"))
+    expect(rows.nth(2)).to_have_text(re.compile(r"^2\. Fuzhou\u00a0· drawn"))
     page.reload()
     page.wait_for_selector("body[data-ready=true]")
     expect(rows).to_have_count(4)  # kept in the tab over a reload
@@ -2828,12 +2832,41 @@ def test_the_next_dealer_offer_survives_a_second_new_hand_and_goes_with_an_undo(
     offer = page.locator("#next-dealer")
     page.locator("#new-hand").click()
     expect(offer).to_be_visible()
-    expect(offer).to_have_text("Dealer: Seat 0, streak 1 — won as dealer: keeps the deal")
+    expect(offer).to_have_text("Set dealer: Seat 0, streak 1 — won as dealer: keeps the deal")
     page.locator("#new-hand").click()  # a second tap on an empty table: the last deal is still the one scored
     expect(offer).to_be_visible()
-    expect(offer).to_have_text("Dealer: Seat 0, streak 1 — won as dealer: keeps the deal")
+    expect(offer).to_have_text("Set dealer: Seat 0, streak 1 — won as dealer: keeps the deal")
     page.locator("#undo").click()  # the deal scored is the table's again
     expect(page.locator("#dealer")).to_have_value("0")
     page.select_option("#dealer", "")  # its dealer unsaid: nothing offered for a deal still in progress
     expect(offer).to_be_hidden()
+    assert page.errors == []
+
+
+def test_a_deal_left_unscored_is_said_to_be_out_of_the_evening_and_names_no_next_dealer(browser, server):
+    page = open_page(browser, server, "fuzhou")
+    page.select_option("#dealer", "0")
+    upload(page, "hand_004")  # read, but no winning hand of these rules: no score
+    page.locator("#new-hand").click()
+    expect(page.locator("#undo-note")).to_have_text(
+        "A new hand: the last one was cleared, unscored, so it is not in this evening.")
+    expect(page.locator("#next-dealer")).to_be_hidden()
+    expect(page.locator("#evening")).to_be_hidden()
+    assert page.errors == []
+
+
+def test_the_offered_dealer_taken_keeps_the_new_deals_undo_and_the_evening_outlives_its_tab(browser, server):
+    page = open_page(browser, server, "fuzhou")
+    type_hand(page, *FUZHOU_HAND)
+    give_facts(page)
+    scored(page)
+    page.locator("#new-hand").click()
+    page.locator("#next-dealer").click()
+    expect(page.locator("#undo-bar")).to_be_visible()  # taking the offer is part of starting the deal
+    other = page.context.new_page()  # the tab closed and another opened: the device's last evening
+    other.goto(server)
+    other.wait_for_selector("body[data-ready=true]")
+    expect(other.locator("#evening-table tr")).to_have_count(3)
+    page.locator("#undo").click()
+    expect(page.locator("#evening")).to_be_hidden()
     assert page.errors == []

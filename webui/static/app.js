@@ -12,7 +12,7 @@ const SHOWN_ALTERNATIVE = 0.01; // a classifier's next guess less likely than th
 const SETTINGS_KEY = "mjcam.settings"; // what stays from one hand to the next: this tab's (sessionStorage), else the device's last (localStorage)
 const HAND_KEY = "mjcam.hand"; // sessionStorage: the hand in progress and its rules, kept over a reload
 const HAND_VERSION = 2; // of what HAND_KEY keeps: a table kept by another version is not restored
-const EVENING_KEY = "mjcam.evening"; // sessionStorage: the deals this tab scored and left for the next, and the last
+const EVENING_KEY = "mjcam.evening"; // the deals this tab scored and left for the next, and the last: as the settings
 const CAPTURE_KEY = "mjcam.capture"; // sessionStorage: the table camera's capture last read, not read again after a reload
 const ROW_SLANT = 35; // degrees: rows slanting more than this are read as level (a spread that is no row)
 const KEPT_PHOTO_PX = 1280; // the photo is kept (and shown) at most this many pixels across
@@ -518,31 +518,39 @@ const evening = loadEvening(); // {deals: [{rules, unit, net, winner}], last: {d
 function loadEvening() {
   const deal = (d) => typeof d?.rules === "string" && typeof d.unit === "string" && Array.isArray(d.net) && d.net.length === 4
     && d.net.every(Number.isFinite) && (d.winner === null || [0, 1, 2, 3].includes(d.winner));
-  try {
-    const kept = JSON.parse(sessionStorage.getItem(EVENING_KEY));
-    if (Array.isArray(kept?.deals) && kept.deals.every(deal)) return { deals: kept.deals, last: checkedLastDeal(kept.last) };
-  } catch {} // no storage in this browser, or unreadable: a new evening
+  for (const name of ["sessionStorage", "localStorage"]) { // this tab's, else the device's last (a tab closed)
+    try {
+      const kept = JSON.parse(window[name].getItem(EVENING_KEY));
+      if (Array.isArray(kept?.deals) && kept.deals.every(deal)) return { deals: kept.deals, last: checkedLastDeal(kept.last) };
+    } catch {} // no storage in this browser, or unreadable
+  }
   return { deals: [], last: null };
 }
 
 function keepEvening() {
-  try {
-    sessionStorage.setItem(EVENING_KEY, JSON.stringify(evening));
-  } catch {}
+  const text = JSON.stringify(evening);
+  for (const name of ["sessionStorage", "localStorage"]) {
+    try {
+      window[name].setItem(EVENING_KEY, text);
+    } catch {} // over the quota, or storage blocked in this browser
+  }
   renderEvening();
 }
 
 /** The table is left for the next deal: its score, if the one shown is the table's, joins the evening, and who
- * dealt and won it, when given (a drawn deal said so: nobody won), is the last deal's. Returns what Undo of the
- * next deal brings the evening back to: {deals: how many it held, last}. */
+ * dealt and won it (a drawn deal: nobody), when the dealer was given, is the last deal's. Returns what Undo of the
+ * next deal brings the evening back to, {deals: how many it held, last}, and ``unscored``: the table held tiles
+ * but no score, so the evening did not take it. */
 function endDeal() {
   const before = { deals: evening.deals.length, last: evening.last };
-  if (scored && scored.after === snapshot()) evening.deals.push(scored.deal);
-  const streak = state.streakDealer === state.dealer ? state.streak : 0;
-  const won = state.winner !== null ? state.hands.some(tileCount) : state.winnerChosen;
-  if (state.dealer !== null && won) evening.last = { dealer: state.dealer, winner: state.winner, streak };
+  const joined = scored !== null && scored.after === snapshot();
+  if (joined) {
+    evening.deals.push(scored.deal);
+    const streak = state.streakDealer === state.dealer ? state.streak : 0;
+    if (state.dealer !== null) evening.last = { dealer: state.dealer, winner: state.winner, streak };
+  }
   keepEvening();
-  return before;
+  return { ...before, unscored: !joined && state.hands.some(tileCount) };
 }
 
 /** The evening as it was before the deal left (``before``, from `endDeal`): the deal taken out again. */
@@ -577,7 +585,7 @@ function renderEvening() {
   const name = (rules) => (state.lang === "zh" ? state.regions[rules]?.name_zh : state.regions[rules]?.name) ?? rules;
   deals.forEach((deal, i) => {
     const who = deal.winner === null ? t("evening_drawn") : t("evening_won", { seat: seatName(deal.winner) });
-    addRow(t("evening_deal", { n: i + 1, rules: name(deal.rules), who }), deal.net.map(sign));
+    addRow(t("evening_deal", { n: i + 1, rules: name(deal.rules), who }).replace(" · ", "\u00a0· "), deal.net.map(sign));
   });
   for (const unit of [...new Set(deals.map((deal) => deal.unit))]) {
     const sums = [0, 1, 2, 3].map((seat) => deals.filter((deal) => deal.unit === unit).reduce((n, deal) => n + deal.net[seat], 0));
@@ -1428,7 +1436,7 @@ function renderBlankSeats() {
   const blank = scoresAll ? (state.winner !== null ? blankSeats().filter((seat) => seat !== state.winner) : []) : seatsNotGiven();
   const key = `${scoresAll ? "blank" : "melds_not_given"}_${blank.length === 1 ? "seat" : "seats"}`;
   $("score-blank").hidden = !blank.length;
-  $("score-blank").textContent = t(key, { seats: listOf(blank.map(String)) });
+  $("score-blank").textContent = t(key, { seats: listOf(blank.map(seatName)) });
 }
 
 /** An item's names and the rule's own term where it says more: what a tap on them opens the rule's text under.
@@ -1881,7 +1889,7 @@ async function requestReading(seat, photoUrl, endpoint, form, { camera = false, 
   setStatus(readingNotes(seat, answer));
   // a hand replaced, or a table cleared for the next deal (even with no tile left in this seat's hand), comes back
   if (replacing || newDeal) {
-    const note = replacing ? () => t("replaced", { seat: seatLabel(seat) }) : () => t("new_hand_started");
+    const note = replacing ? () => t("replaced", { seat: seatLabel(seat) }) : () => t(dealsBefore.unscored ? "new_hand_unscored" : "new_hand_started");
     offerUndo(before, note, seat, { replaced: true, deal: newDeal ? dealLeft(typed, dealsBefore) : null });
   }
   render();
@@ -2258,7 +2266,9 @@ function setUpControls() {
   });
   $("next-dealer").addEventListener("click", () => { // the dealer offered, with its streak (another chosen after: 0)
     const next = nextDealer();
+    const offered = undo && undo.after === snapshot(); // the new deal's Undo stays: taking the offer is part of it
     Object.assign(state, { dealer: next.seat, streak: next.streak, streakDealer: next.seat, streakAside: null, streakTyped: false });
+    if (offered) undo.after = snapshot();
     saveSettings();
     render();
     $("dealer").focus();
@@ -2311,7 +2321,9 @@ function setUpControls() {
     const dealsBefore = clearTable();
     forgetPhotosBeingRead([0, 1, 2, 3]);
     setStatus(NO_STATUS);
-    if (snapshot() !== before) offerUndo(before, () => t("new_hand_started"), state.seat, { deal: dealLeft(streakTyped, dealsBefore) });
+    const note = () => t(dealsBefore.unscored ? "new_hand_unscored" : "new_hand_started");
+    if (snapshot() !== before) offerUndo(before, note, state.seat, { deal: dealLeft(streakTyped, dealsBefore) });
+    if (nextDealer()) $("dealer-field").scrollIntoView({ block: "center", behavior: "smooth" }); // the next step offered
     renderRegionFields();
     render();
   });
