@@ -2743,12 +2743,18 @@ def test_the_next_deals_dealer_follows_the_regions_rules(browser, server, rules,
     assert page.errors == []
 
 
-def test_the_evening_adds_up_each_deal_scored_as_the_next_starts(browser, server):
+def fuzhou_deal_scored(browser, server) -> Page:
+    """A Fuzhou page with `FUZHOU_HAND` entered for seat 0, who deals, won by self-draw, and its score shown."""
     page = open_page(browser, server, "fuzhou")
     type_hand(page, *FUZHOU_HAND)
     give_facts(page)
     scored(page)
     expect(page.locator("#score-body")).to_be_visible()
+    return page
+
+
+def test_the_evening_adds_up_each_deal_scored_as_the_next_starts(browser, server):
+    page = fuzhou_deal_scored(browser, server)
     net = [page.locator(f"#net-{seat}").inner_text() for seat in range(4)]
     evening = page.locator("#evening")
     expect(evening).to_be_hidden()  # nothing yet: a deal joins the evening as the next starts
@@ -2825,10 +2831,7 @@ def test_a_next_deal_photo_moved_to_its_seat_takes_the_deal_back_out_of_the_even
 
 
 def test_the_next_dealer_offer_survives_a_second_new_hand_and_goes_with_an_undo(browser, server):
-    page = open_page(browser, server, "fuzhou")
-    type_hand(page, *FUZHOU_HAND)
-    give_facts(page)  # seat 0 deals and wins
-    scored(page)
+    page = fuzhou_deal_scored(browser, server)  # seat 0 deals and wins
     offer = page.locator("#next-dealer")
     page.locator("#new-hand").click()
     expect(offer).to_be_visible()
@@ -2856,10 +2859,7 @@ def test_a_deal_left_unscored_is_said_to_be_out_of_the_evening_and_names_no_next
 
 
 def test_the_offered_dealer_taken_keeps_the_new_deals_undo_and_the_evening_outlives_its_tab(browser, server):
-    page = open_page(browser, server, "fuzhou")
-    type_hand(page, *FUZHOU_HAND)
-    give_facts(page)
-    scored(page)
+    page = fuzhou_deal_scored(browser, server)
     page.locator("#new-hand").click()
     page.locator("#next-dealer").click()
     expect(page.locator("#undo-bar")).to_be_visible()  # taking the offer is part of starting the deal
