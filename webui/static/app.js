@@ -114,7 +114,7 @@ function loadSettings() {
   return {};
 }
 
-/** A last deal as settings kept it, or null when it is not one (another version's, or none). */
+/** A last deal as the evening kept it (`endDeal`), or null when it is not one (another version's, or none). */
 function checkedLastDeal(deal) {
   const seat = (value) => [0, 1, 2, 3].includes(value);
   const streak = Number.isInteger(deal?.streak) && deal.streak >= 0 && deal.streak <= MAX_STREAK;
@@ -241,8 +241,8 @@ function offerUndo(before, note = () => "", seat = state.seat, { replaced = fals
 }
 
 /** What Undo of leaving a deal brings back besides the table: its streak (``streakTyped`` as it was before the
- * change cleared it) and the evening as it was before (``evening``, as `clearTable` returns it: `reopenDeal`). */
-const dealLeft = (streakTyped, evening) => ({ streak: { streak: state.streak, streakDealer: state.streakDealer, streakTyped }, evening });
+ * change cleared it) and the evening as it was before (``before``, as `clearTable` returns it: `reopenDeal`). */
+const dealLeft = (streakTyped, before) => ({ streak: { streak: state.streak, streakDealer: state.streakDealer, streakTyped }, evening: before });
 
 function showUndo() {
   $("undo-note").textContent = undo ? undo.note() : "";
@@ -511,7 +511,7 @@ async function updateScore() {
 // ------------------------------------------------------------------------------------------ the evening
 // The deals scored at this table, each added as the next deal starts (New hand, or a photo of the next hand), with
 // the evening's totals, and who dealt and won the last deal left (whoever deals next: `nextDealer`): kept in the tab
-// over a reload, until the player starts a new evening.
+// over a reload, and on the device for a tab closed and opened again, until the player starts a new evening.
 let scored = null; // the score shown: {after: the table it is for (`snapshot`), deal: what the evening keeps of it}
 const evening = loadEvening(); // {deals: [{rules, unit, net, winner}], last: {dealer, winner (null: drawn), streak}}
 
