@@ -105,13 +105,28 @@ function keepTable() {
 /** The settings of this tab (kept over a reload), or for a new tab the last ones set on this device: two
  * tabs at two tables keep their own rules and options. */
 function loadSettings() {
+  return storedValue(SETTINGS_KEY, Boolean) ?? {};
+}
+
+/** What ``key`` holds for this tab (sessionStorage), else the device's last (localStorage), parsed, when ``taken``
+ * takes it; undefined when neither does. */
+function storedValue(key, taken) {
   for (const name of ["sessionStorage", "localStorage"]) {
     try {
-      const settings = JSON.parse(window[name].getItem(SETTINGS_KEY));
-      if (settings) return settings;
+      const value = JSON.parse(window[name].getItem(key));
+      if (taken(value)) return value;
     } catch {} // storage blocked in this browser (even reading window.localStorage throws), or not JSON
   }
-  return {};
+  return undefined;
+}
+
+/** ``text`` kept under ``key`` for this tab and as the device's last (`storedValue` reads it back). */
+function store(key, text) {
+  for (const name of ["sessionStorage", "localStorage"]) {
+    try {
+      window[name].setItem(key, text);
+    } catch {} // over the quota, or storage blocked in this browser
+  }
 }
 
 /** A last deal as the evening kept it (`endDeal`), or null when it is not one (another version's, or none). */
@@ -123,12 +138,7 @@ function checkedLastDeal(deal) {
 
 function saveSettings() {
   const { lang, rules, seat, streak, streakDealer, streakTyped, options, names } = state;
-  const text = JSON.stringify({ lang, rules, seat, streak, streakDealer, streakTyped, options, names });
-  for (const name of ["sessionStorage", "localStorage"]) {
-    try {
-      window[name].setItem(SETTINGS_KEY, text);
-    } catch {} // over the quota, or storage blocked in this browser
-  }
+  store(SETTINGS_KEY, JSON.stringify({ lang, rules, seat, streak, streakDealer, streakTyped, options, names }));
 }
 
 const region = () => state.regions[state.rules];
@@ -241,7 +251,7 @@ function offerUndo(before, note = () => "", seat = state.seat, { replaced = fals
 }
 
 /** What Undo of leaving a deal brings back besides the table: its streak (``streakTyped`` as it was before the
- * change cleared it) and the evening as it was before (``before``, as `clearTable` returns it: `reopenDeal`). */
+ * change cleared it) and the evening as it was before (``before``, as `clearTable` returns it): `reopenDeal`. */
 const dealLeft = (streakTyped, before) => ({ streak: { streak: state.streak, streakDealer: state.streakDealer, streakTyped }, evening: before });
 
 function showUndo() {
@@ -518,22 +528,13 @@ const evening = loadEvening(); // {deals: [{rules, unit, net, winner}], last: {d
 function loadEvening() {
   const deal = (d) => typeof d?.rules === "string" && typeof d.unit === "string" && Array.isArray(d.net) && d.net.length === 4
     && d.net.every(Number.isFinite) && (d.winner === null || [0, 1, 2, 3].includes(d.winner));
-  for (const name of ["sessionStorage", "localStorage"]) { // this tab's, else the device's last (a tab closed)
-    try {
-      const kept = JSON.parse(window[name].getItem(EVENING_KEY));
-      if (Array.isArray(kept?.deals) && kept.deals.every(deal)) return { deals: kept.deals, last: checkedLastDeal(kept.last) };
-    } catch {} // no storage in this browser, or unreadable
-  }
-  return { deals: [], last: null };
+  // this tab's, else the device's last (a tab closed)
+  const kept = storedValue(EVENING_KEY, (value) => Array.isArray(value?.deals) && value.deals.every(deal));
+  return kept ? { deals: kept.deals, last: checkedLastDeal(kept.last) } : { deals: [], last: null };
 }
 
 function keepEvening() {
-  const text = JSON.stringify(evening);
-  for (const name of ["sessionStorage", "localStorage"]) {
-    try {
-      window[name].setItem(EVENING_KEY, text);
-    } catch {} // over the quota, or storage blocked in this browser
-  }
+  store(EVENING_KEY, JSON.stringify(evening));
   renderEvening();
 }
 
@@ -553,10 +554,12 @@ function endDeal() {
   return { ...before, unscored: !joined && state.hands.some(tileCount) };
 }
 
-/** The evening as it was before the deal left (``before``, from `endDeal`): the deal taken out again. */
-function reopenDeal(before) {
-  evening.deals.splice(before.deals);
-  evening.last = before.last;
+/** A deal left for the next is the table's again (``deal``, from `dealLeft`): its streak back, and the evening as
+ * it was before (from `endDeal`), the deal taken out. */
+function reopenDeal(deal) {
+  Object.assign(state, deal.streak);
+  evening.deals.splice(deal.evening.deals);
+  evening.last = deal.evening.last;
   keepEvening();
 }
 
@@ -802,10 +805,7 @@ function moveHand(to) {
   if (kept) { // the table as it was before the photo (taken for the next deal, it was cleared), the photo's hand at `to`
     const photo = [state.hands[from], state.photos[from]];
     restoreSnapshot(kept);
-    if (undo.deal) { // the deal the photo had left is the table's again: its streak back, out of the evening
-      Object.assign(state, undo.deal.streak);
-      reopenDeal(undo.deal.evening);
-    }
+    if (undo.deal) reopenDeal(undo.deal); // the deal the photo had left is the table's again
     [state.hands[to], state.photos[to]] = photo;
   } else {
     [state.hands[from], state.hands[to]] = [state.hands[to], state.hands[from]];
@@ -2335,10 +2335,7 @@ function setUpControls() {
     restoreSnapshot(table);
     state.seat = undo.seat; // the seat whose hand it brings back
     const photo = state.photos[state.seat]; // and the line about its photo: tiles found, doubtful ones named
-    if (undo.deal) { // a deal left: its streak with it (one typed within the deal stays), out of the evening again
-      Object.assign(state, undo.deal.streak);
-      reopenDeal(undo.deal.evening);
-    }
+    if (undo.deal) reopenDeal(undo.deal); // a deal left: its streak with it (one typed within the deal stays)
     askIndicatorAgain(state.regions[undo.rules]?.indicator);
     saveSettings();
     offerUndo(null);
