@@ -21,8 +21,11 @@ measuring, never for tuning.)
    exactly the labelled row's tiles; first from the labels themselves (faces taken as upright: the photos
    are), to separate the reader's errors from the model's, then from the bundled model. Failures say why:
    row tiles the detector missed or misnamed, tiles it found right but the reader left out, and tiles
-   read that are not in the row. Then both again against the labels with the errors found by eye mended
-   (`datasets/valid_label_fixes.tsv`: some photos show other tiles than their labels say).
+   read that are not in the row; and with the model, how many hands are read the right way up (`read_upright`:
+   the photos are upright, so the reading's tiles, the player's left to right, run left to right in them) and
+   how many of the row's faces found are read pointing to the photo's top.
+   Then both again against the labels with the errors found by eye mended (`datasets/valid_label_fixes.tsv`:
+   some photos show other tiles than their labels say).
 """
 from __future__ import annotations
 
@@ -36,36 +39,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 
 from datasets.read_eval import EVAL_SEED_START, compare, eval_region, eval_seeds, scene_detections  # noqa: E402
-from datasets.real import VALID_LABEL_FIXES, load_split  # noqa: E402
+from datasets.real import VALID_LABEL_FIXES, complete_hand_row, load_split  # noqa: E402
 from datasets.synth import generate_scene  # noqa: E402
 from vision.grouping import group_hand  # noqa: E402
 from vision.images import Photo  # noqa: E402
-from vision.detections import DOUBTFUL_CONFIDENCE  # noqa: E402
+from vision.detections import BACK, DOUBTFUL_CONFIDENCE  # noqa: E402
 from vision.read import doubtful_tiles, hand_reading  # noqa: E402
 from vision.metrics import box_iou, match_pairs, to_pixel_boxes  # noqa: E402
 
 REAL_RULES = "daishan"
-
-
-def hand_row(boxes: np.ndarray) -> list[int]:
-    """The labels of the photo's largest row (see the module doc)."""
-    if len(boxes) == 0:
-        return []
-    height = float(np.median(boxes[:, 3]))
-    rows: list[list[int]] = []
-    for i in np.argsort(boxes[:, 1]):
-        if rows and abs(boxes[i, 1] - boxes[rows[-1], 1].mean()) < 0.5 * height:
-            rows[-1].append(int(i))
-        else:
-            rows.append([int(i)])
-    return max(rows, key=len)
-
-
-def complete_hand_row(boxes: np.ndarray, tiles: tuple[str, ...]) -> list[int]:
-    """The labels of the photo's largest row when it shows a complete hand (14–18 tiles, at least 90 % of the
-    photo's labels: see the module doc), else none."""
-    row = hand_row(boxes)
-    return row if 14 <= len(row) <= 18 and len(row) >= 0.9 * len(tiles) else []
 
 
 def recognised(truth_boxes: np.ndarray, truth_tiles: list[str], detections) -> tuple[list[str], dict[int, int]]:
@@ -130,7 +112,8 @@ def real(detector, fixes: Path | None = None) -> None:
     from vision.detections import Detections
     from vision.images import read_photo
 
-    chosen, right, failures = 0, 0, []
+    chosen, right, upright, failures = 0, 0, 0, []
+    faces = Counter()  # the row's faces found: all, and read pointing to the photo's top
     for photo in load_split("valid", fixes=fixes):
         row = complete_hand_row(photo.boxes, photo.tiles)
         if not row:
@@ -146,10 +129,13 @@ def real(detector, fixes: Path | None = None) -> None:
             reading, detections = hand_reading(image, detector, REAL_RULES)
         truth, truth_tiles = labels[row], [photo.tiles[i] for i in row]
         held = reading.held
+        upright += read_upright(held, detections)
+        wrong, pairs = recognised(truth, truth_tiles, detections)
+        found = [d for d in pairs.values() if detections.tiles[d] != BACK]
+        faces.update(all=len(found), up=sum(abs((float(detections.angle[d]) + 180) % 360 - 180) < 45 for d in found))
         if Counter(detections.tiles[i] for i in held) == Counter(truth_tiles):
             right += 1
             continue
-        wrong, pairs = recognised(truth, truth_tiles, detections)
         left_out = [truth_tiles[t] for t, d in pairs.items() if d not in held and detections.tiles[d] == truth_tiles[t]]
         extra = [detections.tiles[i] for i in held if i not in pairs.values()]
         why = wrong + [f"left out {t}" for t in left_out] + [f"extra {t}" for t in extra]
@@ -158,7 +144,21 @@ def real(detector, fixes: Path | None = None) -> None:
     source += f", label errors of {fixes.name} mended" if fixes else ""
     print(f"real `valid` photos with a complete hand in a row: {chosen}; read with every tile right from the "
           f"{source}: {right} ({100 * right / max(1, chosen):.1f} %)")
+    if detector is not None:
+        print(f"  read the right way up (the hand's tiles run from the player's left to right as the photo's do): "
+              f"{upright}; of the row's {faces['all']} faces found, read pointing to the photo's top (within 45°): "
+              f"{faces['up']} ({100 * faces['up'] / max(1, faces['all']):.1f} %)")
     print("\n".join(failures))
+
+
+def read_upright(held: tuple[int, ...], detections) -> bool:
+    """Whether a hand read from an upright photo of one row was read upright: its tiles, in the order the
+    reading holds them (the player's left to right), run left to right in the photo (their order and their
+    centres' x correlate)."""
+    if len(held) < 2:
+        return False
+    x = detections.xyxy[list(held)][:, [0, 2]].mean(1)
+    return bool(np.corrcoef(np.arange(len(held)), x)[0, 1] > 0)
 
 
 def main() -> None:

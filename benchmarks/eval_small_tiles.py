@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from datasets.real import load_split, set_small  # noqa: E402
-from eval_read import REAL_RULES, complete_hand_row  # noqa: E402
+from datasets.real import complete_hand_row, load_split, set_small  # noqa: E402
+from eval_read import REAL_RULES  # noqa: E402
 from vision.grouping import group_hand  # noqa: E402
 from vision.detector import DetectorSettings, TileDetector, view_to_image, zoom_region  # noqa: E402
 from vision.images import decode_photo  # noqa: E402

@@ -15,6 +15,7 @@ added to the ONNX file as the output ``axis``; run again, it replaces the head i
 from __future__ import annotations
 
 import argparse
+import re
 import time
 from datetime import date
 from multiprocessing import Pool
@@ -30,6 +31,7 @@ from vision.metrics import box_iou, match_pairs
 
 if TYPE_CHECKING:
     import onnx
+    import onnxruntime as ort
 
 FIRST_SEED = 17_500
 KINDS = ("hand_only", "hand")
@@ -54,7 +56,7 @@ def without_head(proto: onnx.ModelProto) -> onnx.ModelProto:
     proto.metadata_props.extend(keep_meta)
     for prop in proto.metadata_props:
         if prop.key == "version":
-            prop.value = prop.value.split(VERSION_MARK)[0]
+            prop.value = re.sub(f"{re.escape(VERSION_MARK)}\\d{{4}}-\\d{{2}}-\\d{{2}}", "", prop.value)
     return proto
 
 
@@ -66,7 +68,9 @@ def head_input(proto: onnx.ModelProto) -> str:
     raise ValueError("no quarter-turn head (net.turns.0) in the classifier graph")
 
 
-def _start_worker(model: Path, detector: Path) -> None:
+def feature_session(model: Path) -> "ort.InferenceSession":
+    """A one-thread session of the classifier ``model`` (any head it was given taken out) whose last output is
+    what its heads read (`head_input`)."""
     import onnx
     import onnxruntime as ort
 
@@ -74,13 +78,32 @@ def _start_worker(model: Path, detector: Path) -> None:
     proto.graph.output.append(onnx.helper.make_tensor_value_info(head_input(proto), onnx.TensorProto.FLOAT, None))
     options = ort.SessionOptions()
     options.intra_op_num_threads = 1
-    _worker["features"] = ort.InferenceSession(proto.SerializeToString(), options, providers=["CPUExecutionProvider"])
+    return ort.InferenceSession(proto.SerializeToString(), options, providers=["CPUExecutionProvider"])
+
+
+def head_features(session: "ort.InferenceSession", image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
+    """What the heads read for the tiles in ``boxes`` (pixels of ``image``), from a `feature_session`."""
+    if len(boxes) == 0:
+        return np.zeros((0, 257), np.float32)
+    output = session.get_outputs()[-1].name
+    features = session.run([output], {"crops": crops_batch(image, boxes), "aspect": box_aspects(boxes)})[0]
+    return features.astype(np.float32)
+
+
+def doubled(up_angles: np.ndarray) -> np.ndarray:
+    """The doubled-angle vectors (cos 2θ, sin 2θ) of up angles θ in degrees: the axes the head is fitted to."""
+    twice = np.radians(up_angles) * 2
+    return np.stack([np.cos(twice), np.sin(twice)], 1).astype(np.float32)
+
+
+def _start_worker(model: Path, detector: Path) -> None:
+    _worker["features"] = feature_session(model)
     _worker["detector"] = TileDetector(detector, model, threads=1)
 
 
 def scene_samples(seed: int) -> tuple[np.ndarray, np.ndarray]:
-    """Head inputs and doubled-angle targets of the face-up tiles the detector finds in one scene (only its
-    boxes: the classifier being trained on may not have a head yet)."""
+    """Head inputs and up angles (degrees) of the face-up tiles the detector finds in one scene (only its
+    boxes: the classifier being trained on may not have a head yet), for a pool started by `_start_worker`."""
     from datasets.synth import generate_scene
 
     scene = generate_scene(seed, kind=KINDS[seed % len(KINDS)])
@@ -88,13 +111,16 @@ def scene_samples(seed: int) -> tuple[np.ndarray, np.ndarray]:
     in_image = view_to_image(boxes, scale, offset)
     truth = np.array([t.box for t in scene.tiles], np.float32).reshape(-1, 4)
     pairs = [(t, f) for t, f in match_pairs(box_iou(truth, in_image), 0.5) if scene.tiles[t].tile != BACK]
-    if not pairs:
-        return np.zeros((0, 257), np.float32), np.zeros((0, 2), np.float32)
     crops = boxes[[f for _, f in pairs]]  # cut from the view the classifier sees, as `TileDetector.detect` does
-    session = _worker["features"]
-    outputs = session.run([session.get_outputs()[-1].name], {"crops": crops_batch(view, crops), "aspect": box_aspects(crops)})
-    doubled = np.radians([scene.tiles[t].up_angle for t, _ in pairs]) * 2
-    return outputs[0].astype(np.float32), np.stack([np.cos(doubled), np.sin(doubled)], 1).astype(np.float32)
+    up = np.array([scene.tiles[t].up_angle for t, _ in pairs], np.float64)
+    return head_features(_worker["features"], view, crops.reshape(-1, 4)), up
+
+
+def pooled_scene_samples(seeds: range, model: Path, detector: Path, workers: int) -> tuple[np.ndarray, np.ndarray]:
+    """`scene_samples` of every seed, computed by ``workers`` processes, concatenated."""
+    with Pool(workers, _start_worker, (model, detector)) as pool:
+        samples = pool.map(scene_samples, seeds, chunksize=20)
+    return np.concatenate([f for f, _ in samples]), np.concatenate([u for _, u in samples])
 
 
 def train_head(features: np.ndarray, targets: np.ndarray, epochs: int = 30) -> dict[str, np.ndarray]:
@@ -155,10 +181,8 @@ def main() -> None:
     args = parser.parse_args()
     began = time.time()
     seeds = range(FIRST_SEED, FIRST_SEED + args.scenes)
-    with Pool(args.workers, _start_worker, (args.model, args.detector)) as pool:
-        samples = pool.map(scene_samples, seeds, chunksize=20)
-    features = np.concatenate([f for f, _ in samples])
-    targets = np.concatenate([t for _, t in samples])
+    features, up = pooled_scene_samples(seeds, args.model, args.detector, args.workers)
+    targets = doubled(up)
     print(f"{len(features)} face-up tiles found in {args.scenes} scenes ({time.time() - began:.0f} s)", flush=True)
     weights = train_head(features, targets, args.epochs)
     note = (f"face axis as (cos 2θ, sin 2θ) of the up angle; trained on {len(features)} tiles of synthetic scenes "

@@ -53,6 +53,28 @@ def load_split(split: str, root: Path = REAL_DATA, fixes: Path | None = None) ->
     return photos
 
 
+def hand_row(boxes: np.ndarray) -> list[int]:
+    """The labels of the photo's largest row: labels sorted by height, a tile joining the row while its centre is
+    within half the median tile height of the row's mean (``boxes`` normalised cx, cy, w, h)."""
+    if len(boxes) == 0:
+        return []
+    height = float(np.median(boxes[:, 3]))
+    rows: list[list[int]] = []
+    for i in np.argsort(boxes[:, 1]):
+        if rows and abs(boxes[i, 1] - boxes[rows[-1], 1].mean()) < 0.5 * height:
+            rows[-1].append(int(i))
+        else:
+            rows.append([int(i)])
+    return max(rows, key=len)
+
+
+def complete_hand_row(boxes: np.ndarray, tiles: tuple[str, ...]) -> list[int]:
+    """The labels of the photo's largest row when it shows a complete hand (14–18 tiles, at least 90 % of the
+    photo's labels), else none."""
+    row = hand_row(boxes)
+    return row if 14 <= len(row) <= 18 and len(row) >= 0.9 * len(tiles) else []
+
+
 SMALL_FRAME = (1920, 1440)
 """The picture a photo is set into to make its tiles small (`set_small`)."""
 

@@ -16,7 +16,9 @@
    the mean of the two runs' last weights (`train_classifier.averaged`);
 5. `datasets.export`: both to ONNX in `build/export/`;
 6. `datasets.axis_head`: the classifier's axis head, trained on 2,000 synthetic scenes and added to its ONNX file;
-   then both files are put in `models/` (never a classifier without its head).
+7. `datasets.up_head`: the classifier's quarter-turn head refitted on the real row tiles of `train_row_up.tsv`
+   and the face-up tiles of 800 synthetic scenes; then both files are put in `models/` (never a classifier
+   without its heads).
 
 Interrupted training stages resume from their last checkpoint when run again. The stages run with the
 settings above, given here as arguments: each module run by hand has defaults of its own (see its --help).
@@ -71,12 +73,14 @@ def newer(outputs: list[Path], inputs: list[Path]) -> bool:
 
 
 def exported(staged: list[Path], weights: list[Path]) -> bool:
-    """Whether the detector and classifier files ``staged`` are done: newer than the ``weights`` and loadable as
+    """Whether the detector and classifier files ``staged`` are done: newer than the ``weights``, loadable as
     the product loads them (`load_detector`: a classifier exported but left without its axis head, as a stop
-    between the export and the axis head leaves it, is not)."""
+    between the export and the axis head leaves it, is not) and with the classifier's quarter-turn head
+    refitted (`datasets.up_head`)."""
+    from datasets.up_head import refitted
     from vision.detector import ModelError, load_detector
 
-    if not newer(staged, weights):
+    if not newer(staged, weights) or not refitted(staged[1]):
         return False
     try:
         load_detector(*staged)
@@ -86,14 +90,15 @@ def exported(staged: list[Path], weights: list[Path]) -> bool:
 
 
 def export_stage(detector: Path, classifier: Path) -> None:
-    """Export both networks to EXPORT and add the classifier's axis head there (skipped when the files there
-    are done: `exported`), then put both in `models/`."""
+    """Export both networks to EXPORT, add the classifier's axis head and refit its quarter-turn head there
+    (skipped when the files there are done: `exported`), then put both in `models/`."""
     staged = [EXPORT / DETECTOR_MODEL.name, EXPORT / CLASSIFIER_MODEL.name]
     if not exported(staged, [detector, classifier]):
         for path in staged:
             path.unlink(missing_ok=True)
         run("datasets.export", "--detector", str(detector), "--classifier", str(classifier), "--out", str(EXPORT))
         run("datasets.axis_head", "--model", str(staged[1]), "--detector", str(staged[0]))
+        run("datasets.up_head", "--model", str(staged[1]), "--detector", str(staged[0]))
     for path, bundled in zip(staged, (DETECTOR_MODEL, CLASSIFIER_MODEL)):
         shutil.copyfile(path, bundled)
 

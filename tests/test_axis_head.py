@@ -1,11 +1,14 @@
 """The classifier's axis head (`datasets.axis_head`): what the bundled file computes, and grafting it again."""
 from __future__ import annotations
 
+from datetime import date
+
 import numpy as np
 import onnx
 import onnxruntime as ort
 
 from datasets.axis_head import PREFIX, VERSION_MARK, graft, head_input
+from datasets.up_head import VERSION_MARK as UP_HEAD_MARK
 from vision.detector import CLASSIFIER_MODEL
 
 
@@ -27,7 +30,10 @@ def test_a_head_grafted_again_replaces_the_one_before_and_leaves_the_classes_alo
     assert [p.value for p in grafted.metadata_props if p.key == PREFIX] == ["a test head"]
     bundled_version = next(p.value for p in onnx.load(str(CLASSIFIER_MODEL)).metadata_props if p.key == "version")
     version = next(p.value for p in grafted.metadata_props if p.key == "version")
-    assert version.count(VERSION_MARK) == 1 and version.split(VERSION_MARK)[0] == bundled_version.split(VERSION_MARK)[0]
+    # the head's mark and date replaced; the quarter-turn head's refit still said
+    before = bundled_version.split(VERSION_MARK)[0]
+    assert version == f"{before}{bundled_version.split(VERSION_MARK)[1][10:]}{VERSION_MARK}{date.today().isoformat()}"
+    assert version.count(VERSION_MARK) == 1 and version.count(UP_HEAD_MARK) == 1
 
     crops, aspect = rng.random((5, 3, 64, 64), dtype=np.float32), rng.normal(size=(5, 1)).astype(np.float32) * 0.3
     new, bundled = _run(grafted, crops, aspect), _run(onnx.load(str(CLASSIFIER_MODEL)), crops, aspect)

@@ -51,7 +51,7 @@ def test_a_rebuild_stage_is_done_when_every_output_is_newer_than_every_input(tmp
     assert not newer([export, tmp_path / "missing.onnx"], [tmp_path / "model.onnx"])
 
 
-def test_an_export_stopped_before_its_axis_head_is_not_done(tmp_path):
+def test_an_export_stopped_before_its_heads_are_done_is_not_done(tmp_path):
     import os
     import shutil
 
@@ -59,6 +59,7 @@ def test_an_export_stopped_before_its_axis_head_is_not_done(tmp_path):
 
     from datasets.axis_head import without_head
     from datasets.train import exported
+    from datasets.up_head import PREFIX as UP_HEAD
     from vision.detector import CLASSIFIER_MODEL, DETECTOR_MODEL
 
     weights = tmp_path / "weights.pt"
@@ -69,4 +70,10 @@ def test_an_export_stopped_before_its_axis_head_is_not_done(tmp_path):
     shutil.copyfile(CLASSIFIER_MODEL, staged[1])
     assert exported(staged, [weights])
     onnx.save(without_head(onnx.load(str(CLASSIFIER_MODEL))), str(staged[1]))  # exported, axis head not yet added
+    assert not exported(staged, [weights])
+    axis_only = onnx.load(str(CLASSIFIER_MODEL))  # the axis head added, the quarter-turn head not yet refitted
+    kept = [p for p in axis_only.metadata_props if p.key != UP_HEAD]
+    del axis_only.metadata_props[:]
+    axis_only.metadata_props.extend(kept)
+    onnx.save(axis_only, str(staged[1]))
     assert not exported(staged, [weights])

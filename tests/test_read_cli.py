@@ -205,6 +205,17 @@ def test_flowers_laid_in_the_row_of_a_real_photo_are_laid_aside_and_scored() -> 
     assert "need" not in done.stdout  # the facts were given: the score follows the hand, no questions
 
 
+def test_a_real_hand_in_a_row_is_read_its_own_way_up_and_its_right_end_guessed_the_winning_tile() -> None:
+    """384331852 shows 23789m 57p 23569s 16z upright, 8m at the right end; ten of its faces look alike upside
+    down but for their small index numbers. Before the quarter-turn head was refitted on real faces
+    (`datasets.up_head`) 10 of its 14 faces read as pointing down, the hand was read upside down and its left
+    end, 2m, guessed as the winning tile."""
+    out = json.loads(mjcam(str(valid_photo("384331852")), "--rules", "daishan", "--json").stdout)
+    assert (out["concealed"], out["win_tile"], out["win_guessed"]) == ("23789m57p23569s16z", "8m", True)
+    left_to_right = [out["tiles"][i]["box"][0] for g in out["groups"] for i in g["tiles"]]
+    assert left_to_right == sorted(left_to_right)
+
+
 def test_a_winning_tile_given_answers_the_problem_of_none_set_apart() -> None:
     photo = valid_photo("hand_003")
     asked = ("--rules", "wenling", "--score", "--self-draw", "--indicator", "1m", "--dealer", "0")

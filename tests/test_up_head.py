@@ -1,0 +1,71 @@
+"""The classifier's quarter-turn head refitted on real faces (`datasets.up_head`): its labels, its targets, and
+what rewriting the head changes in the file."""
+from __future__ import annotations
+
+from datetime import date
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+import pytest
+
+from datasets.real import complete_hand_row, load_split
+from datasets.up_head import (PREFIX, ROW_UP, VERSION_MARK, read_row_up, refitted, replace_turns, row_up_angles,
+                              turns_weights)
+from vision.detector import CLASSIFIER_MODEL
+
+
+def test_every_row_labelled_by_eye_is_a_complete_hand_row_of_a_train_photo() -> None:
+    row_up = read_row_up()
+    assert len(row_up) == 101 and set(row_up.values()) == {0.0, 180.0}
+    rows = {p.image.name: complete_hand_row(p.boxes, p.tiles) for p in load_split("train")}
+    assert all(rows.get(name) for name in row_up)
+
+
+def test_a_labels_file_with_a_direction_other_than_up_or_down_is_refused(tmp_path) -> None:
+    bad = tmp_path / ROW_UP.name
+    bad.write_text("# comment\nphoto\tfaces\na.jpg\tup\nb.jpg\tleft\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="b.jpg: faces must be up or down, not 'left'"):
+        read_row_up(bad)
+
+
+def _row(angle: float, count: int = 5) -> np.ndarray:
+    """Boxes of a row of tiles 30 px apart running at ``angle`` degrees below the picture's left-to-right."""
+    t = np.radians(angle)
+    centres = np.array([[100 + 30 * k * np.cos(t), 200 + 30 * k * np.sin(t)] for k in range(count)])
+    return np.concatenate([centres - [12, 16], centres + [12, 16]], 1)
+
+
+@pytest.mark.parametrize(("slope", "turn", "expected"), [(0, 0, 0), (0, 180, 180), (30, 0, 30), (-20, 0, 340),
+                                                          (30, 180, 210)])
+def test_the_faces_of_a_row_point_square_to_it(slope: float, turn: float, expected: float) -> None:
+    # a row falling to the right (slope 30°) has its faces' tops turned 30° clockwise, whatever its boxes' order
+    angles = row_up_angles(_row(slope)[::-1], turn)
+    assert np.allclose(angles, expected, atol=1e-6)
+
+
+def test_a_head_rewritten_changes_only_the_up_output_and_says_so(tmp_path) -> None:
+    assert refitted(CLASSIFIER_MODEL)  # the bundled file's head was refitted
+    weights = {name: value * 0.5 for name, value in turns_weights(CLASSIFIER_MODEL).items()}
+    proto = onnx.load(str(CLASSIFIER_MODEL))
+    kept = [p for p in proto.metadata_props if p.key not in (PREFIX, "version")]
+    del proto.metadata_props[:]  # as freshly exported: no note
+    proto.metadata_props.extend(kept)
+    proto.metadata_props.add(key="version", value="v1")
+    source = tmp_path / "exported.onnx"
+    onnx.save(proto, str(source))
+    assert not refitted(source)
+    out = replace_turns(source, weights, "a test refit", tmp_path / "refitted.onnx")
+    assert refitted(out)
+    meta = ort.InferenceSession(str(out), providers=["CPUExecutionProvider"]).get_modelmeta().custom_metadata_map
+    assert (meta[PREFIX], meta["version"]) == ("a test refit", f"v1{VERSION_MARK}{date.today().isoformat()}")
+    for name, value in turns_weights(out).items():
+        assert np.allclose(value, weights[name], atol=1e-3 * np.abs(weights[name]).max())
+
+    rng = np.random.default_rng(0)
+    crops, aspect = rng.random((8, 3, 64, 64), dtype=np.float32), np.zeros((8, 1), np.float32)
+    runs = [ort.InferenceSession(str(path), providers=["CPUExecutionProvider"]).run(["probs", "up", "axis"],
+                                                                                  {"crops": crops, "aspect": aspect})
+            for path in (CLASSIFIER_MODEL, out)]
+    assert np.array_equal(runs[0][0], runs[1][0]) and np.array_equal(runs[0][2], runs[1][2])
+    assert not np.allclose(runs[0][1], runs[1][1], atol=1e-3)
