@@ -9,8 +9,11 @@ it is coarse. The sideways flag needs only the axis. This head reads it from the
 quarter-turn head reads (the pooled crop features and the box's aspect): a 257 → 64 → 2 network trained to
 give the doubled-angle vector (cos 2θ, sin 2θ) of each face's up angle θ (0 = up, clockwise), shorter where
 it is unsure. Trained on the bundled detector's boxes in synthetic scenes (seeds 17,500 onwards, half hands
-alone, half with other tiles behind: never used by the detector, the classifier or any evaluation), then
-added to the ONNX file as the output ``axis``; run again, it replaces the head it added before.
+alone, half with other tiles behind: never used by the detector, the classifier or any evaluation) and, since
+2026-12-06, on the real tiles of the hand rows of `datasets/train_row_up.tsv` (which way each row's faces point,
+seen by eye), each crop as it lies and turned by each quarter turn (the synthetic faces alone left real Green
+dragons' axes wrong), then added to the ONNX file as the output ``axis``; run again, it replaces the head it
+added before.
 """
 from __future__ import annotations
 
@@ -27,13 +30,17 @@ import numpy as np
 from vision.crops import box_aspects, crops_batch
 from vision.detections import BACK
 from vision.detector import CLASSIFIER_MODEL, DETECTOR_MODEL, TileDetector, view_to_image
-from vision.metrics import box_iou, match_pairs
+from vision.metrics import box_iou, match_pairs, to_pixel_boxes
 
 if TYPE_CHECKING:
     import onnx
     import onnxruntime as ort
 
 FIRST_SEED = 17_500
+MOVED_COPIES = 2
+"""Moved copies of each real row tile's label box, beside the box itself (`real_row_samples`)."""
+REAL_TURNS = (0, 1, 2, 3)
+"""The quarter turns each real row tile's crop is learnt at: its axis as it lies and turned."""
 KINDS = ("hand_only", "hand")
 HIDDEN = 64
 PREFIX = "axis_head"
@@ -81,13 +88,44 @@ def feature_session(model: Path) -> "ort.InferenceSession":
     return ort.InferenceSession(proto.SerializeToString(), options, providers=["CPUExecutionProvider"])
 
 
-def head_features(session: "ort.InferenceSession", image: np.ndarray, boxes: np.ndarray) -> np.ndarray:
-    """What the heads read for the tiles in ``boxes`` (pixels of ``image``), from a `feature_session`."""
-    if len(boxes) == 0:
+def head_features(session: "ort.InferenceSession", crops: np.ndarray, aspect: np.ndarray) -> np.ndarray:
+    """What the heads read for classifier inputs ``crops`` and ``aspect`` (`crops_batch`, `box_aspects`), from a
+    `feature_session`."""
+    if len(crops) == 0:
         return np.zeros((0, 257), np.float32)
     output = session.get_outputs()[-1].name
-    features = session.run([output], {"crops": crops_batch(image, boxes), "aspect": box_aspects(boxes)})[0]
-    return features.astype(np.float32)
+    return session.run([output], {"crops": np.ascontiguousarray(crops), "aspect": aspect})[0].astype(np.float32)
+
+
+def real_row_samples(model: Path, row_up: dict[str, float], turns: tuple[int, ...] = (0,)
+                     ) -> tuple[np.ndarray, np.ndarray]:
+    """Head inputs and up angles of the row tiles of the `train` photos in ``row_up`` (`datasets.real.read_row_up`):
+    each label box and MOVED_COPIES moved copies (seed 0), each crop as it lies and turned by each quarter turn
+    of ``turns`` (counter-clockwise; the up angle and the box's aspect follow, as in the classifier's training)."""
+    import cv2
+
+    from datasets.build import jitter_box
+    from datasets.real import ROW_UP, complete_hand_row, load_split, row_up_angles
+
+    session, rng = feature_session(model), np.random.default_rng(0)
+    photos = load_split("train")
+    missing = set(row_up) - {photo.image.name for photo in photos}
+    if missing:
+        raise ValueError(f"{ROW_UP.name}: {len(missing)} photos not in train, e.g. {sorted(missing)[0]}")
+    features, angles = [], []
+    for photo in photos:
+        if photo.image.name not in row_up:
+            continue
+        image = cv2.imread(str(photo.image))
+        boxes = to_pixel_boxes(photo.boxes, image.shape[1], image.shape[0])[complete_hand_row(photo.boxes, photo.tiles)]
+        moved = [np.array([jitter_box(box, rng) for box in boxes]) for _ in range(MOVED_COPIES)]
+        everything = np.concatenate([boxes, *moved]).astype(np.float32)
+        crops, aspect = crops_batch(image, everything), box_aspects(everything)
+        up = np.tile(row_up_angles(boxes, row_up[photo.image.name]), 1 + MOVED_COPIES)
+        for k in turns:
+            features.append(head_features(session, np.rot90(crops, k, axes=(2, 3)), -aspect if k % 2 else aspect))
+            angles.append((up - 90.0 * k) % 360)
+    return np.concatenate(features), np.concatenate(angles)
 
 
 def doubled(up_angles: np.ndarray) -> np.ndarray:
@@ -113,7 +151,8 @@ def scene_samples(seed: int) -> tuple[np.ndarray, np.ndarray]:
     pairs = [(t, f) for t, f in match_pairs(box_iou(truth, in_image), 0.5) if scene.tiles[t].tile != BACK]
     crops = boxes[[f for _, f in pairs]]  # cut from the view the classifier sees, as `TileDetector.detect` does
     up = np.array([scene.tiles[t].up_angle for t, _ in pairs], np.float64)
-    return head_features(_worker["features"], view, crops.reshape(-1, 4)), up
+    crops = crops.reshape(-1, 4)
+    return head_features(_worker["features"], crops_batch(view, crops), box_aspects(crops)), up
 
 
 def pooled_scene_samples(seeds: range, model: Path, detector: Path, workers: int) -> tuple[np.ndarray, np.ndarray]:
@@ -178,15 +217,23 @@ def main() -> None:
     parser.add_argument("--scenes", type=int, default=2000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--epochs", type=int, default=30)
+    parser.add_argument("--no-real", action="store_true", help="synthetic scenes only (as before 2026-12-06)")
     args = parser.parse_args()
     began = time.time()
     seeds = range(FIRST_SEED, FIRST_SEED + args.scenes)
     features, up = pooled_scene_samples(seeds, args.model, args.detector, args.workers)
-    targets = doubled(up)
     print(f"{len(features)} face-up tiles found in {args.scenes} scenes ({time.time() - began:.0f} s)", flush=True)
-    weights = train_head(features, targets, args.epochs)
     note = (f"face axis as (cos 2θ, sin 2θ) of the up angle; trained on {len(features)} tiles of synthetic scenes "
-            f"{seeds.start}–{seeds.stop - 1}, {args.epochs} epochs")
+            f"{seeds.start}–{seeds.stop - 1}")
+    if not args.no_real:
+        from datasets.real import ROW_UP, read_row_up
+
+        row_up = read_row_up()
+        real_features, real_up = real_row_samples(args.model, row_up, turns=REAL_TURNS)
+        features, up = np.concatenate([features, real_features]), np.concatenate([up, real_up])
+        note += f" and {len(real_features)} real row tiles of {len(row_up)} train photos ({ROW_UP.name}) turned 4 ways"
+    weights = train_head(features, doubled(up), args.epochs)
+    note += f", {args.epochs} epochs"
     print(graft(args.model, weights, note, args.model), f"({time.time() - began:.0f} s)")
 
 

@@ -16,6 +16,8 @@ SHARED = Path(__file__).resolve().parents[1].parent / "shared"
 REAL_DATA = SHARED / "data" / "chinese-mahjong-detection"
 VALID_LABEL_FIXES = Path(__file__).with_name("valid_label_fixes.tsv")
 """The `valid` labels found wrong by eye (the photo shows another tile, or a tile is labelled twice)."""
+ROW_UP = Path(__file__).with_name("train_row_up.tsv")
+"""Which way the faces of the hand row of 101 `train` photos point, seen by eye (the classifier's heads)."""
 
 
 @dataclass(frozen=True)
@@ -73,6 +75,29 @@ def complete_hand_row(boxes: np.ndarray, tiles: tuple[str, ...]) -> list[int]:
     photo's labels), else none."""
     row = hand_row(boxes)
     return row if 14 <= len(row) <= 18 and len(row) >= 0.9 * len(tiles) else []
+
+
+def read_row_up(path: Path = ROW_UP) -> dict[str, float]:
+    """Photo name → the angle its row's faces point to: 0 (``up``, the picture's top) or 180 (``down``)."""
+    out = {}
+    rows = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip() and not line.startswith("#")]
+    for line in rows[1:]:  # after the header
+        name, faces = line.split("\t")
+        if faces not in ("up", "down"):
+            raise ValueError(f"{path.name}: {name}: faces must be up or down, not {faces!r}")
+        out[name] = 0.0 if faces == "up" else 180.0
+    return out
+
+
+def row_up_angles(boxes: np.ndarray, turn: float) -> np.ndarray:
+    """The up angle (degrees clockwise from the picture's up) of each tile of a row (``boxes`` in pixels): square
+    to the row's line through the tiles' centres, towards the picture's top, plus ``turn`` (180: its bottom)."""
+    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
+    along = np.linalg.svd(centres - centres.mean(0), full_matrices=False)[2][0]
+    if along[0] < 0:
+        along = -along
+    top = np.degrees(np.arctan2(along[1], along[0]))  # the normal (dy, -dx), clockwise from the picture's up
+    return np.full(len(boxes), (top + turn) % 360, np.float64)
 
 
 SMALL_FRAME = (1920, 1440)

@@ -15,7 +15,8 @@
    `build.build_mended_crops` (new scenes rendered with the two mislabelled single-tile photos mended), and
    the mean of the two runs' last weights (`train_classifier.averaged`);
 5. `datasets.export`: both to ONNX in `build/export/`;
-6. `datasets.axis_head`: the classifier's axis head, trained on 2,000 synthetic scenes and added to its ONNX file;
+6. `datasets.axis_head`: the classifier's axis head, trained on 2,000 synthetic scenes and the real row tiles of
+   `train_row_up.tsv` turned four ways, and added to its ONNX file;
 7. `datasets.up_head`: the classifier's quarter-turn head refitted on the real row tiles of `train_row_up.tsv`
    and the face-up tiles of 800 synthetic scenes; then both files are put in `models/` (never a classifier
    without its heads).

@@ -20,66 +20,17 @@ import time
 from datetime import date
 from pathlib import Path
 
-import cv2
 import numpy as np
 
-from datasets.axis_head import FIRST_SEED, feature_session, head_features, pooled_scene_samples
-from datasets.build import jitter_box
-from datasets.real import complete_hand_row, load_split
+from datasets.axis_head import FIRST_SEED, pooled_scene_samples, real_row_samples
+from datasets.real import ROW_UP, read_row_up
 from vision.detector import CLASSIFIER_MODEL, DETECTOR_MODEL
-from vision.metrics import to_pixel_boxes
 
-ROW_UP = Path(__file__).with_name("train_row_up.tsv")
 PREFIX = "up_head"
 """The metadata key saying the head was refitted (and on what)."""
 VERSION_MARK = " + up head "
 """Appended to the classifier's ``version``, with the date the head was refitted."""
 TURNS = ("net.turns.0.weight", "net.turns.0.bias", "net.turns.2.weight", "net.turns.2.bias")
-MOVED_COPIES = 2
-
-
-def read_row_up(path: Path = ROW_UP) -> dict[str, float]:
-    """Photo name → the angle its row's faces point to: 0 (``up``, the picture's top) or 180 (``down``)."""
-    out = {}
-    rows = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip() and not line.startswith("#")]
-    for line in rows[1:]:  # after the header
-        name, faces = line.split("\t")
-        if faces not in ("up", "down"):
-            raise ValueError(f"{path.name}: {name}: faces must be up or down, not {faces!r}")
-        out[name] = 0.0 if faces == "up" else 180.0
-    return out
-
-
-def row_up_angles(boxes: np.ndarray, turn: float) -> np.ndarray:
-    """The up angle (degrees clockwise from the picture's up) of each tile of a row (``boxes`` in pixels): square
-    to the row's line through the tiles' centres, towards the picture's top, plus ``turn`` (180: its bottom)."""
-    centres = (boxes[:, :2] + boxes[:, 2:]) / 2
-    along = np.linalg.svd(centres - centres.mean(0), full_matrices=False)[2][0]
-    if along[0] < 0:
-        along = -along
-    top = np.degrees(np.arctan2(along[1], along[0]))  # the normal (dy, -dx), clockwise from the picture's up
-    return np.full(len(boxes), (top + turn) % 360, np.float64)
-
-
-def real_samples(model: Path, row_up: dict[str, float]) -> tuple[np.ndarray, np.ndarray]:
-    """Head inputs and up angles of the row tiles of the `train` photos in ``row_up``: each label box and
-    MOVED_COPIES moved copies (seed 0)."""
-    session, rng = feature_session(model), np.random.default_rng(0)
-    features, angles = [], []
-    photos = load_split("train")
-    missing = set(row_up) - {photo.image.name for photo in photos}
-    if missing:
-        raise ValueError(f"{ROW_UP.name}: {len(missing)} photos not in train, e.g. {sorted(missing)[0]}")
-    for photo in photos:
-        if photo.image.name not in row_up:
-            continue
-        image = cv2.imread(str(photo.image))
-        boxes = to_pixel_boxes(photo.boxes, image.shape[1], image.shape[0])[complete_hand_row(photo.boxes, photo.tiles)]
-        moved = [np.array([jitter_box(box, rng) for box in boxes]) for _ in range(MOVED_COPIES)]
-        everything = np.concatenate([boxes, *moved]).astype(np.float32)
-        features.append(head_features(session, image, everything))
-        angles.append(np.tile(row_up_angles(boxes, row_up[photo.image.name]), 1 + MOVED_COPIES))
-    return np.concatenate(features), np.concatenate(angles)
 
 
 def turns_weights(model: Path) -> dict[str, np.ndarray]:
@@ -154,7 +105,7 @@ def main() -> None:
         parser.error(f"{args.model}: its quarter-turn head was refitted already; run on a freshly exported classifier")
     began = time.time()
     row_up = read_row_up()
-    real_features, real_angles = real_samples(args.model, row_up)
+    real_features, real_angles = real_row_samples(args.model, row_up)
     seeds = range(FIRST_SEED, FIRST_SEED + args.scenes)
     scene_features, scene_angles = pooled_scene_samples(seeds, args.model, args.detector, args.workers)
     print(f"{len(real_features)} real tiles of {len(row_up)} rows, {len(scene_features)} face-up tiles of "

@@ -1,5 +1,5 @@
-"""The classifier's quarter-turn head refitted on real faces (`datasets.up_head`): its labels, its targets, and
-what rewriting the head changes in the file."""
+"""The classifier's heads learnt on real faces (`datasets.up_head`, `datasets.axis_head`): the labels, the
+targets, the real samples, and what rewriting the quarter-turn head changes in the file."""
 from __future__ import annotations
 
 from datetime import date
@@ -9,9 +9,9 @@ import onnx
 import onnxruntime as ort
 import pytest
 
-from datasets.real import complete_hand_row, load_split
-from datasets.up_head import (PREFIX, ROW_UP, VERSION_MARK, read_row_up, refitted, replace_turns, row_up_angles,
-                              turns_weights)
+from datasets.axis_head import MOVED_COPIES, real_row_samples
+from datasets.real import ROW_UP, complete_hand_row, load_split, read_row_up, row_up_angles
+from datasets.up_head import PREFIX, VERSION_MARK, refitted, replace_turns, turns_weights
 from vision.detector import CLASSIFIER_MODEL
 
 
@@ -42,6 +42,20 @@ def test_the_faces_of_a_row_point_square_to_it(slope: float, turn: float, expect
     # a row falling to the right (slope 30°) has its faces' tops turned 30° clockwise, whatever its boxes' order
     angles = row_up_angles(_row(slope)[::-1], turn)
     assert np.allclose(angles, expected, atol=1e-6)
+
+
+def test_real_row_tiles_are_learnt_as_they_lie_and_turned_a_quarter() -> None:
+    name = "387513829_728647379318698_3224697710139884843_n_jpg.rf.d078a39a704ad150444e08fdd63de957.jpg"
+    row_up = {name: read_row_up()[name]}
+    assert row_up[name] == 180  # its faces point to the picture's bottom
+    features, angles = real_row_samples(CLASSIFIER_MODEL, row_up, turns=(0, 1))
+    photo = next(p for p in load_split("train") if p.image.name == name)
+    tiles = len(complete_hand_row(photo.boxes, photo.tiles)) * (1 + MOVED_COPIES)
+    assert features.shape == (2 * tiles, 257) and angles.shape == (2 * tiles,)
+    assert np.all(np.abs(angles[:tiles] - 180) < 45)
+    # turned a quarter counter-clockwise, a face's top points 90° less far clockwise; the features change with it
+    assert np.allclose((angles[:tiles] - angles[tiles:]) % 360, 90)
+    assert not np.allclose(features[:tiles], features[tiles:], atol=1e-2)
 
 
 def test_a_head_rewritten_changes_only_the_up_output_and_says_so(tmp_path) -> None:
