@@ -10,8 +10,9 @@ the photo is, and again with the photo turned by 90° clockwise. Printed: the sh
 axis (the classifier's ``axis`` output) turns by a quarter (within 45°), and the share that would be flagged
 sideways (`sideways_flags`: more than 45° from the dominant axis of the photo's faces as they are) if that one
 tile lay turned among the others, how many tiles of the complete hands in a row (`complete_hand_row`, as
-`eval_read.py` takes them: none lies sideways) are flagged sideways as they lie, the share whose face (its ``up`` direction) points the photo's main way (within 45° of the direction most of the photo's
-faces point along their dominant axis: a face read upside down among upright ones does not), and the
+`eval_read.py` takes them: none lies sideways) are flagged sideways as they lie, the share whose face (its
+``up`` direction) points the photo's main way (within 45° of the direction most of the photo's faces point
+along their dominant axis: a face read upside down among upright ones does not), and the
 share named right both times. Faces alike turned by 90° (1p, 4p, 5p, the blank White) cannot
 show it.
 """

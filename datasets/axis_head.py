@@ -37,6 +37,8 @@ if TYPE_CHECKING:
     import onnxruntime as ort
 
 FIRST_SEED = 17_500
+HEAD_INPUTS = 257
+"""What the heads read per tile: the classifier's 256 pooled features and the box's aspect."""
 MOVED_COPIES = 2
 """Moved copies of each real row tile's label box, beside the box itself (`real_row_samples`)."""
 REAL_TURNS = (0, 1, 2, 3)
@@ -75,7 +77,7 @@ def head_input(proto: onnx.ModelProto) -> str:
     raise ValueError("no quarter-turn head (net.turns.0) in the classifier graph")
 
 
-def feature_session(model: Path) -> "ort.InferenceSession":
+def feature_session(model: Path) -> ort.InferenceSession:
     """A one-thread session of the classifier ``model`` (any head it was given taken out) whose last output is
     what its heads read (`head_input`)."""
     import onnx
@@ -88,11 +90,11 @@ def feature_session(model: Path) -> "ort.InferenceSession":
     return ort.InferenceSession(proto.SerializeToString(), options, providers=["CPUExecutionProvider"])
 
 
-def head_features(session: "ort.InferenceSession", crops: np.ndarray, aspect: np.ndarray) -> np.ndarray:
+def head_features(session: ort.InferenceSession, crops: np.ndarray, aspect: np.ndarray) -> np.ndarray:
     """What the heads read for classifier inputs ``crops`` and ``aspect`` (`crops_batch`, `box_aspects`), from a
     `feature_session`."""
     if len(crops) == 0:
-        return np.zeros((0, 257), np.float32)
+        return np.zeros((0, HEAD_INPUTS), np.float32)
     output = session.get_outputs()[-1].name
     return session.run([output], {"crops": np.ascontiguousarray(crops), "aspect": aspect})[0].astype(np.float32)
 
@@ -149,10 +151,9 @@ def scene_samples(seed: int) -> tuple[np.ndarray, np.ndarray]:
     in_image = view_to_image(boxes, scale, offset)
     truth = np.array([t.box for t in scene.tiles], np.float32).reshape(-1, 4)
     pairs = [(t, f) for t, f in match_pairs(box_iou(truth, in_image), 0.5) if scene.tiles[t].tile != BACK]
-    crops = boxes[[f for _, f in pairs]]  # cut from the view the classifier sees, as `TileDetector.detect` does
+    found = boxes[[f for _, f in pairs]]  # cut from the view the classifier sees, as `TileDetector.detect` does
     up = np.array([scene.tiles[t].up_angle for t, _ in pairs], np.float64)
-    crops = crops.reshape(-1, 4)
-    return head_features(_worker["features"], crops_batch(view, crops), box_aspects(crops)), up
+    return head_features(_worker["features"], crops_batch(view, found), box_aspects(found)), up
 
 
 def pooled_scene_samples(seeds: range, model: Path, detector: Path, workers: int) -> tuple[np.ndarray, np.ndarray]:
@@ -201,10 +202,18 @@ def graft(model: Path, weights: dict[str, np.ndarray], note: str, out: Path) -> 
                          name=f"{PREFIX}/gemm_2"),
     ])
     graph.output.append(helper.make_tensor_value_info("axis", onnx.TensorProto.FLOAT, ["n", 2]))
-    proto.metadata_props.add(key=PREFIX, value=note)
+    return saved_with_note(proto, PREFIX, note, VERSION_MARK, out)
+
+
+def saved_with_note(proto: onnx.ModelProto, key: str, note: str, mark: str, out: Path) -> Path:
+    """Save the classifier ``proto`` to ``out`` with ``note`` in its metadata under ``key`` and ``mark`` and
+    today's date appended to its ``version``, once checked."""
+    import onnx
+
+    proto.metadata_props.add(key=key, value=note)
     for prop in proto.metadata_props:
         if prop.key == "version":
-            prop.value += f"{VERSION_MARK}{date.today().isoformat()}"
+            prop.value += f"{mark}{date.today().isoformat()}"
     onnx.checker.check_model(proto)
     onnx.save(proto, str(out))
     return out
@@ -231,7 +240,8 @@ def main() -> None:
         row_up = read_row_up()
         real_features, real_up = real_row_samples(args.model, row_up, turns=REAL_TURNS)
         features, up = np.concatenate([features, real_features]), np.concatenate([up, real_up])
-        note += f" and {len(real_features)} real row tiles of {len(row_up)} train photos ({ROW_UP.name}) turned 4 ways"
+        note += (f" and {len(real_features)} real row tiles of {len(row_up)} train photos ({ROW_UP.name}), "
+                 f"as they lie and turned {len(REAL_TURNS) - 1} ways")
     weights = train_head(features, doubled(up), args.epochs)
     note += f", {args.epochs} epochs"
     print(graft(args.model, weights, note, args.model), f"({time.time() - began:.0f} s)")

@@ -78,10 +78,13 @@ def complete_hand_row(boxes: np.ndarray, tiles: tuple[str, ...]) -> list[int]:
 
 
 def read_row_up(path: Path = ROW_UP) -> dict[str, float]:
-    """Photo name → the angle its row's faces point to: 0 (``up``, the picture's top) or 180 (``down``)."""
+    """Photo name → the angle its row's faces point to: 0 (``up``, the picture's top) or 180 (``down``); ValueError
+    for a file without its header or with another direction."""
     out = {}
     rows = [line for line in path.read_text(encoding="utf-8").splitlines() if line.strip() and not line.startswith("#")]
-    for line in rows[1:]:  # after the header
+    if not rows or rows[0] != "photo\tfaces":
+        raise ValueError(f"{path.name}: its first line (after the comments) must be the header photo<TAB>faces")
+    for line in rows[1:]:
         name, faces = line.split("\t")
         if faces not in ("up", "down"):
             raise ValueError(f"{path.name}: {name}: faces must be up or down, not {faces!r}")

@@ -17,12 +17,11 @@ from __future__ import annotations
 
 import argparse
 import time
-from datetime import date
 from pathlib import Path
 
 import numpy as np
 
-from datasets.axis_head import FIRST_SEED, pooled_scene_samples, real_row_samples
+from datasets.axis_head import FIRST_SEED, pooled_scene_samples, real_row_samples, saved_with_note
 from datasets.real import ROW_UP, read_row_up
 from vision.detector import CLASSIFIER_MODEL, DETECTOR_MODEL
 
@@ -31,6 +30,7 @@ PREFIX = "up_head"
 VERSION_MARK = " + up head "
 """Appended to the classifier's ``version``, with the date the head was refitted."""
 TURNS = ("net.turns.0.weight", "net.turns.0.bias", "net.turns.2.weight", "net.turns.2.bias")
+"""The quarter-turn head's weights, by their names in the exported graph."""
 
 
 def turns_weights(model: Path) -> dict[str, np.ndarray]:
@@ -74,23 +74,20 @@ def refitted(model: Path) -> bool:
 
 
 def replace_turns(model: Path, weights: dict[str, np.ndarray], note: str, out: Path) -> Path:
-    """Write ``model`` with the quarter-turn head's weights replaced (each stored as before: float16 where it was)."""
+    """Write ``model`` with the quarter-turn head's weights replaced (each stored as before: float16 where it was);
+    ValueError for a model whose head was refitted already (`refitted`)."""
     import onnx
     from onnx import numpy_helper
 
+    if refitted(model):
+        raise ValueError(f"{model}: its quarter-turn head was refitted already; run on a freshly exported classifier")
     proto = onnx.load(str(model))
     for tensor in proto.graph.initializer:
         name = tensor.name.removesuffix("_half")
         if name in weights:
             kind = np.float16 if tensor.name.endswith("_half") else np.float32
             tensor.CopyFrom(numpy_helper.from_array(weights[name].astype(kind), tensor.name))
-    proto.metadata_props.add(key=PREFIX, value=note)
-    for prop in proto.metadata_props:
-        if prop.key == "version":
-            prop.value += f"{VERSION_MARK}{date.today().isoformat()}"
-    onnx.checker.check_model(proto)
-    onnx.save(proto, str(out))
-    return out
+    return saved_with_note(proto, PREFIX, note, VERSION_MARK, out)
 
 
 def main() -> None:

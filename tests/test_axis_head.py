@@ -46,7 +46,7 @@ def test_a_head_grafted_again_replaces_the_one_before_and_leaves_the_classes_alo
 
 def test_real_green_dragons_turned_a_quarter_read_as_turned() -> None:
     """Their axis (what the sideways flag reads) turns with them. Learnt from synthetic faces alone, the head
-    left the axis of 64 of the 178 real 發 of `valid` where it was (`benchmarks/eval_turned_tiles.py`),
+    left the axis of 77 of the 178 real 發 of `valid` where it was (`benchmarks/eval_turned_tiles.py`),
     these two among them; the real row tiles it also learns from (`datasets/train_row_up.tsv`) hold 發."""
     import cv2
 
