@@ -219,13 +219,20 @@ def saved_with_note(proto: onnx.ModelProto, key: str, note: str, mark: str, out:
     return out
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def head_parser(doc: str, scenes: int, epochs: int) -> argparse.ArgumentParser:
+    """The command line of a stage that fits a head of the classifier ``--model`` on the tiles the ``--detector``
+    finds in synthetic scenes (this one's and `datasets.up_head`'s), with these defaults."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
     parser.add_argument("--model", type=Path, default=CLASSIFIER_MODEL, help="the exported classifier (rewritten)")
     parser.add_argument("--detector", type=Path, default=DETECTOR_MODEL, help="the detector whose boxes it reads")
-    parser.add_argument("--scenes", type=int, default=2000)
+    parser.add_argument("--scenes", type=int, default=scenes)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--epochs", type=int, default=30)
+    parser.add_argument("--epochs", type=int, default=epochs)
+    return parser
+
+
+def main() -> None:
+    parser = head_parser(__doc__, scenes=2000, epochs=30)
     parser.add_argument("--no-real", action="store_true", help="synthetic scenes only (as before 2026-12-06)")
     args = parser.parse_args()
     began = time.time()

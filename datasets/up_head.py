@@ -15,15 +15,13 @@ was refitted already is refused (`make model` runs it on each fresh export, afte
 """
 from __future__ import annotations
 
-import argparse
 import time
 from pathlib import Path
 
 import numpy as np
 
-from datasets.axis_head import FIRST_SEED, pooled_scene_samples, real_row_samples, saved_with_note
+from datasets.axis_head import FIRST_SEED, head_parser, pooled_scene_samples, real_row_samples, saved_with_note
 from datasets.real import ROW_UP, read_row_up
-from vision.detector import CLASSIFIER_MODEL, DETECTOR_MODEL
 
 PREFIX = "up_head"
 """The metadata key saying the head was refitted (and on what)."""
@@ -91,12 +89,7 @@ def replace_turns(model: Path, weights: dict[str, np.ndarray], note: str, out: P
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--model", type=Path, default=CLASSIFIER_MODEL, help="the exported classifier (rewritten)")
-    parser.add_argument("--detector", type=Path, default=DETECTOR_MODEL, help="the detector whose boxes it reads")
-    parser.add_argument("--scenes", type=int, default=800)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--epochs", type=int, default=5)
+    parser = head_parser(__doc__, scenes=800, epochs=5)
     args = parser.parse_args()
     if refitted(args.model):
         parser.error(f"{args.model}: its quarter-turn head was refitted already; run on a freshly exported classifier")
