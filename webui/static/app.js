@@ -24,6 +24,11 @@ const REDUCED_SHARE = Number(document.body.dataset.reducedShare);
 const MAX_STREAK = Number(document.body.dataset.maxStreak); // the most dealer_streak the scorer takes
 const MAX_NAME = 16; // characters of a player's name: a seat tab stays one line on a phone
 
+/** A player's name as the page keeps it: at most MAX_NAME characters (whole characters, never half of one). */
+function playerName(text) {
+  return Array.from(text).slice(0, MAX_NAME).join("");
+}
+
 // ---------------------------------------------------------------------------------------------- state
 const saved = loadSettings(); // as another version of the page, or a hand, may have left them: each checked
 const savedSeat = [0, 1, 2, 3].includes(saved.seat) ? saved.seat : 0;
@@ -41,7 +46,7 @@ const state = {
   // per region: the values set on this device
   options: saved.options && typeof saved.options === "object" && !Array.isArray(saved.options) ? saved.options : {},
   // the players' names by seat, as the table gives them ("": the seat's number only)
-  names: [0, 1, 2, 3].map((seat) => (typeof saved.names?.[seat] === "string" ? Array.from(saved.names[seat]).slice(0, MAX_NAME).join("") : "")),
+  names: [0, 1, 2, 3].map((seat) => (typeof saved.names?.[seat] === "string" ? playerName(saved.names[seat]) : "")),
   optionProblems: {}, // per option of the rules shown: what is wrong with the value given (not kept)
   ...emptyTable(savedSeat),
 };
@@ -178,7 +183,7 @@ function renderNames() {
     for (let seat = 0; seat < 4; seat++) {
       const input = Object.assign(document.createElement("input"), { id: `name-${seat}`, type: "text", maxLength: MAX_NAME, autocomplete: "off" });
       input.addEventListener("change", () => {
-        state.names[seat] = Array.from(input.value.trim()).slice(0, MAX_NAME).join(""); // characters, not halves
+        state.names[seat] = playerName(input.value.trim());
         input.value = state.names[seat];
         saveSettings();
         renderEvening();
