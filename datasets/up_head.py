@@ -29,6 +29,8 @@ VERSION_MARK = " + up head "
 """Appended to the classifier's ``version``, with the date the head was refitted."""
 TURNS = ("net.turns.0.weight", "net.turns.0.bias", "net.turns.2.weight", "net.turns.2.bias")
 """The quarter-turn head's weights, by their names in the exported graph."""
+REFITTED = "{}: its quarter-turn head was refitted already; run on a freshly exported classifier"
+"""Why a classifier is refused (`replace_turns`, the command): its head must be refitted from the export's."""
 
 
 def turns_weights(model: Path) -> dict[str, np.ndarray]:
@@ -78,7 +80,7 @@ def replace_turns(model: Path, weights: dict[str, np.ndarray], note: str, out: P
     from onnx import numpy_helper
 
     if refitted(model):
-        raise ValueError(f"{model}: its quarter-turn head was refitted already; run on a freshly exported classifier")
+        raise ValueError(REFITTED.format(model))
     proto = onnx.load(str(model))
     for tensor in proto.graph.initializer:
         name = tensor.name.removesuffix("_half")
@@ -92,7 +94,7 @@ def main() -> None:
     parser = head_parser(__doc__, scenes=800, epochs=5)
     args = parser.parse_args()
     if refitted(args.model):
-        parser.error(f"{args.model}: its quarter-turn head was refitted already; run on a freshly exported classifier")
+        parser.error(REFITTED.format(args.model))
     began = time.time()
     row_up = read_row_up()
     real_features, real_angles = real_row_samples(args.model, row_up)
