@@ -10,8 +10,8 @@ quarter-turn head reads (the pooled crop features and the box's aspect): a 257 �
 give the doubled-angle vector (cos 2θ, sin 2θ) of each face's up angle θ (0 = up, clockwise), shorter where
 it is unsure. Trained on the bundled detector's boxes in synthetic scenes (seeds 17,500 onwards, half hands
 alone, half with other tiles behind: never used by the detector, the classifier or any evaluation) and, since
-2026-12-06, on the real tiles of the hand rows of `datasets/train_row_up.tsv` (which way each row's faces point,
-seen by eye), each crop as it lies and turned by each quarter turn (the synthetic faces alone left real Green
+2026-12-06, on the real tiles of the rows of `datasets/train_row_up.tsv` (which way each row's faces point,
+seen by eye; each label box and REAL_AXIS_COPIES moved copies), each crop as it lies and turned by each quarter turn (the synthetic faces alone left real Green
 dragons' axes wrong), then added to the ONNX file as the output ``axis``; run again, it replaces the head it
 added before.
 """
@@ -43,6 +43,10 @@ MOVED_COPIES = 2
 """Moved copies of each real row tile's label box, beside the box itself (`real_row_samples`)."""
 REAL_TURNS = (0, 1, 2, 3)
 """The quarter turns each real row tile's crop is learnt at: its axis as it lies and turned."""
+REAL_AXIS_COPIES = 1
+"""Moved copies of each real row tile's label box the axis head learns from (the quarter-turn head takes
+MOVED_COPIES): with the 168 rows and two copies (26,772 crops against the scenes' 34,621), the synthetic development
+flags fell (400 `hand_only` scenes from seed 9,011,000: wrong 108 → 122 of 7,193); with one, 112."""
 KINDS = ("hand_only", "hand")
 HIDDEN = 64
 PREFIX = "axis_head"
@@ -99,15 +103,15 @@ def head_features(session: ort.InferenceSession, crops: np.ndarray, aspect: np.n
     return session.run([output], {"crops": np.ascontiguousarray(crops), "aspect": aspect})[0].astype(np.float32)
 
 
-def real_row_samples(model: Path, row_up: dict[str, float], turns: tuple[int, ...] = (0,)
-                     ) -> tuple[np.ndarray, np.ndarray]:
+def real_row_samples(model: Path, row_up: dict[str, float], turns: tuple[int, ...] = (0,),
+                     copies: int = MOVED_COPIES) -> tuple[np.ndarray, np.ndarray]:
     """Head inputs and up angles of the row tiles of the `train` photos in ``row_up`` (`datasets.real.read_row_up`):
-    each label box and MOVED_COPIES moved copies (seed 0), each crop as it lies and turned by each quarter turn
+    each label box and ``copies`` moved copies (seed 0), each crop as it lies and turned by each quarter turn
     of ``turns`` (counter-clockwise; the up angle and the box's aspect follow, as in the classifier's training)."""
     import cv2
 
     from datasets.build import jitter_box
-    from datasets.real import ROW_UP, complete_hand_row, load_split, row_up_angles
+    from datasets.real import ROW_UP, hand_row, load_split, row_up_angles
 
     session, rng = feature_session(model), np.random.default_rng(0)
     photos = load_split("train")
@@ -119,11 +123,11 @@ def real_row_samples(model: Path, row_up: dict[str, float], turns: tuple[int, ..
         if photo.image.name not in row_up:
             continue
         image = cv2.imread(str(photo.image))
-        boxes = to_pixel_boxes(photo.boxes, image.shape[1], image.shape[0])[complete_hand_row(photo.boxes, photo.tiles)]
-        moved = [np.array([jitter_box(box, rng) for box in boxes]) for _ in range(MOVED_COPIES)]
+        boxes = to_pixel_boxes(photo.boxes, image.shape[1], image.shape[0])[hand_row(photo.boxes)]
+        moved = [np.array([jitter_box(box, rng) for box in boxes]) for _ in range(copies)]
         everything = np.concatenate([boxes, *moved]).astype(np.float32)
         crops, aspect = crops_batch(image, everything), box_aspects(everything)
-        up = np.tile(row_up_angles(boxes, row_up[photo.image.name]), 1 + MOVED_COPIES)
+        up = np.tile(row_up_angles(boxes, row_up[photo.image.name]), 1 + copies)
         for k in turns:
             features.append(head_features(session, np.rot90(crops, k, axes=(2, 3)), -aspect if k % 2 else aspect))
             angles.append((up - 90.0 * k) % 360)
@@ -245,7 +249,7 @@ def main() -> None:
         from datasets.real import ROW_UP, read_row_up
 
         row_up = read_row_up()
-        real_features, real_up = real_row_samples(args.model, row_up, turns=REAL_TURNS)
+        real_features, real_up = real_row_samples(args.model, row_up, turns=REAL_TURNS, copies=REAL_AXIS_COPIES)
         features, up = np.concatenate([features, real_features]), np.concatenate([up, real_up])
         note += (f" and {len(real_features)} real row tiles of {len(row_up)} train photos ({ROW_UP.name}), "
                  f"as they lie and turned {len(REAL_TURNS) - 1} ways")

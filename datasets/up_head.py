@@ -4,8 +4,8 @@
 
 The quarter-turn head (``up``: which way a face's top points) was trained on synthetic crops only, as the
 real training photos carry no direction (their copies are flipped and turned at random); on the real `valid`
-hands in a row it read 72 % of faces the right way up. `train_row_up.tsv` gives, for 101 `train` photos, which
-way the faces of the hand's row point (seen by eye): each of the row's tiles points square to the row, to the
+hands in a row it read 72 % of faces the right way up. `train_row_up.tsv` gives, for 168 `train` photos, which
+way the faces of their largest row point (seen by eye): each of the row's tiles points square to the row, to the
 picture's top or bottom. This refits the head alone (the pooled features and box aspect → 64 → 4 quarter-turn
 logits), from the exported weights, on those real tiles (each label box and two moved copies) and on the
 face-up tiles the detector finds in synthetic scenes (the axis head's seeds, from 17,500), with the soft
