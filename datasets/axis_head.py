@@ -11,9 +11,9 @@ give the doubled-angle vector (cos 2θ, sin 2θ) of each face's up angle θ (0 =
 it is unsure. Trained on the bundled detector's boxes in synthetic scenes (seeds 17,500 onwards, half hands
 alone, half with other tiles behind: never used by the detector, the classifier or any evaluation) and, since
 2026-12-06, on the real tiles of the rows of `datasets/train_row_up.tsv` (which way each row's faces point,
-seen by eye; each label box and REAL_AXIS_COPIES moved copies), each crop as it lies and turned by each quarter turn (the synthetic faces alone left real Green
-dragons' axes wrong), then added to the ONNX file as the output ``axis``; run again, it replaces the head it
-added before.
+seen by eye; each label box and REAL_AXIS_COPIES moved copies), each crop as it lies and turned by each quarter
+turn (the synthetic faces alone left real Green dragons' axes wrong), then added to the ONNX file as the output
+``axis``; run again, it replaces the head it added before.
 """
 from __future__ import annotations
 
