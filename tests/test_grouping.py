@@ -102,6 +102,16 @@ def test_sideways_position_names_the_source(meld: str, seat: int, source: int) -
     assert hand.melds[0]["from"] == source
 
 
+def test_a_concealed_pair_beside_its_melds_is_the_hand_not_a_longer_row_of_someone_elses() -> None:
+    # every other tile melded, the two concealed tiles laid touching (none set apart), six tiles of another
+    # player's further off: before, only the largest plain group was tried as the concealed part
+    hand = laid((-4, row("4z 1p 9s 5s 6m 7z")), (0, row("1s 1s")),
+                (1, row("8p* 8p 8p 8p", "2m* 3m 4m", "2s* 3s 4s", "2s* 3s 4s")))
+    read = group_hand(hand, "daishan")
+    assert (read.concealed, len(read.melds), read.win_tile, read.away, read.problems) == (
+        "11s", 4, "1s", (0, 1, 2, 3, 4, 5), ())
+
+
 @pytest.mark.parametrize("meld", ["4s* 3s 5s", "3s 4s* 5s", "3s 4s 5s*"])
 def test_chow_is_claimed_from_the_left_whichever_tile_lies_sideways(meld: str) -> None:
     hand = group_hand(laid((0, row("1m 2m 3m 4p 5p 6p 7s 8s 9s 1z", "1z")), (1, row(meld))), "daishan", seat=1)

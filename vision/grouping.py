@@ -1062,7 +1062,9 @@ def _concealed_candidates(rows: Rows, plain: list[tuple[int, ...]]
                           ) -> list[tuple[Rows, tuple[int, ...], tuple[int, ...] | None, Rows]]:
     """Possible (rows, concealed group, winning tile, the groups it joins) choices: each plain group followed in its
     row by one plain tile set apart, and the largest plain group, when it is none of those, without a
-    winning tile (a hand laid with no tile apart, while other tiles on the table happen to show one). A
+    winning tile (a hand laid with no tile apart, while other tiles on the table happen to show one); when no
+    group is followed by a tile set apart, every other plain group of two tiles or more too (a concealed part
+    of two, every other tile melded, beside a longer row of someone else's tiles). A
     wrong gap (a misread spacing, a duplicate box left out) may break the concealed row, so each is also
     tried joined to the plain groups just before it in its row, and with no tile set apart to those just after
     it too (the rows then hold the joined group)."""
@@ -1071,8 +1073,10 @@ def _concealed_candidates(rows: Rows, plain: list[tuple[int, ...]]
         and len(h) == 1]
     largest = max(plain, key=len, default=None)
     if largest is not None and all(row[k] != largest for row, k, _ in pairs):
-        row = next(row for row in rows if largest in row)
-        pairs.append((row, row.index(largest), None))
+        others = [] if pairs else [g for g in plain if g != largest and len(g) >= 2]
+        for lone in [largest] + others:
+            row = next(row for row in rows if lone in row)
+            pairs.append((row, row.index(lone), None))
     out = []
     for row, k, h in pairs:
         # with no tile set apart, the groups just after it may be the row's end split off by a wrong gap too
