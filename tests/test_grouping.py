@@ -620,6 +620,18 @@ def test_concealed_kong_slanting_off_its_row_keeps_both_backs() -> None:
                         {"type": "pung", "tiles": "999p", "from": 3}), ())
 
 
+@pytest.mark.parametrize("rise", [7.0, 11.0])
+def test_concealed_kong_slanting_further_beside_a_pung_in_its_row_keeps_both_backs(rise: float) -> None:
+    # the kong rises 7–11 px a tile (16–22°): its backs lie 0.6–1.0 tile sizes apart across the row, and the
+    # pung before it lies in line with its first back, which was left out as a stray box
+    hand = laid((0, row("1m 2m 3m 4p 5p 6p 5z", "5z")), (1, row("9p* 9p 9p", "# 7s 7s #")))
+    slanted = hand.xyxy.copy()
+    slanted[11:15, [1, 3]] -= rise * np.arange(4)[:, None]
+    read = group_hand(replace(hand, xyxy=slanted), "daishan")
+    assert (read.melds, read.problems) == (({"type": "pung", "tiles": "999p", "from": 3},
+                                            {"type": "kong", "tiles": "7777s", "concealed": True}), ())
+
+
 def test_concealed_kong_of_wide_boxes_keeps_both_backs() -> None:
     # tiles seen from low down show boxes twice as wide as tall: the kong's two backs are 3.9 tile sizes
     # (square roots of box area) apart, but 3 box lengths

@@ -496,7 +496,8 @@ def _stray_backs(points: np.ndarray, scale: np.ndarray, length: np.ndarray, tile
     """Face-down detections that can be no face-down tile: one in line with faces with no other back within
     BACK_REACH box lengths (``length``, along the row) along the row and BACK_LINE tile sizes across it (a
     concealed kong shows two or four backs, the wall many) is a gap or a tile's edge taken for a back,
-    unless a tile lies on it, off any line (an added kong's claimed tile misread)."""
+    unless a tile lies on it, off any line (an added kong's claimed tile misread), or it is an end of a
+    concealed kong slanting off the row (`_kong_ends`)."""
     stray: set[int] = set()
     for i in (k for k, t in enumerate(tiles) if t == BACK):
         step = (points - points[i]) / ((scale[:, None] + scale[i]) / 2)
@@ -505,13 +506,32 @@ def _stray_backs(points: np.ndarray, scale: np.ndarray, length: np.ndarray, tile
         line[i] = False
         near = (np.abs(step[:, 1]) < BACK_LINE) & reach
         near[i] = False
-        if not line.any() or any(tiles[k] == BACK for k in np.flatnonzero(near)):
+        if not line.any() or any(tiles[k] == BACK for k in np.flatnonzero(near)) \
+                or _kong_ends(points, scale, tiles, i, np.flatnonzero(reach)):
             continue
         on_top = np.flatnonzero((np.abs(step[:, 0]) < 0.6) & (-step[:, 1] > 0.15) & (-step[:, 1] < 1.3))
         if not any(_off_line(points, scale, k, [o for o in range(len(points)) if o not in (k, i)]) > DOUBLE_LINE
                    for k in on_top):
             stray.add(i)
     return stray
+
+
+def _kong_ends(points: np.ndarray, scale: np.ndarray, tiles: tuple[str, ...], i: int, reach: np.ndarray) -> bool:
+    """Whether back i and another back within ``reach`` (indices) are the ends of a concealed kong: two faces
+    between them, each within DOUBLE_LINE tile sizes of the line joining them, which slants off the row by at
+    most MELD_SLANT (seen in perspective, a kong may slant further from the hand's rows than BACK_LINE allows
+    its two backs)."""
+    for k in (k for k in reach if k != i and tiles[k] == BACK):
+        step = points[k] - points[i]
+        length = float(np.linalg.norm(step))
+        if length == 0 or abs(step[1]) > abs(step[0]) * math.tan(math.radians(MELD_SLANT)):
+            continue
+        along = (points - points[i]) @ step / length ** 2
+        across = np.abs((points - points[i]) @ np.array([-step[1], step[0]])) / length / scale
+        between = np.flatnonzero((along > 0.1) & (along < 0.9) & (across < DOUBLE_LINE))
+        if sum(tiles[j] != BACK for j in between) == 2:
+            return True
+    return False
 
 
 def _off_line(points: np.ndarray, scale: np.ndarray, k: int, others: list[int]) -> float:
