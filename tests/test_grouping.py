@@ -622,7 +622,7 @@ def test_concealed_kong_slanting_off_its_row_keeps_both_backs() -> None:
 
 @pytest.mark.parametrize("rise", [7.0, 11.0])
 def test_concealed_kong_slanting_further_beside_a_pung_in_its_row_keeps_both_backs(rise: float) -> None:
-    # the kong rises 7–11 px a tile (16–22°): its backs lie 0.6–1.0 tile sizes apart across the row, and the
+    # the kong rises 7–11 px a tile (12–19°): its backs lie 0.6–1.0 tile sizes apart across the row, and the
     # pung before it lies in line with its first back, which was left out as a stray box
     hand = laid((0, row("1m 2m 3m 4p 5p 6p 5z", "5z")), (1, row("9p* 9p 9p", "# 7s 7s #")))
     slanted = hand.xyxy.copy()
