@@ -17,7 +17,8 @@ REAL_DATA = SHARED / "data" / "chinese-mahjong-detection"
 VALID_LABEL_FIXES = Path(__file__).with_name("valid_label_fixes.tsv")
 """The `valid` labels found wrong by eye (the photo shows another tile, or a tile is labelled twice)."""
 ROW_UP = Path(__file__).with_name("train_row_up.tsv")
-"""Which way the faces of the hand row of 101 `train` photos point, seen by eye (the classifier's heads)."""
+"""Which way the faces of the largest row (`hand_row`) of 168 `train` photos point, seen by eye (the classifier's
+heads)."""
 
 
 @dataclass(frozen=True)

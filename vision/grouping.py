@@ -125,9 +125,9 @@ HALF_TURN_ALIKE = frozenset("1p 2p 3p 4p 5p 8p 9p 2s 4s 5s 6s 8s 9s 5z".split())
 QUARTER_TURN_ALIKE = frozenset("1p 4p 5p 5z 6z".split())
 """Faces whose quarter turn the classifier cannot tell, so their sideways flags say nothing (`_turned_tile`):
 those that look the same turned by 90° (1p, 4p, 5p, a blank White) and the Green dragon, whose read axis
-on real faces turned a quarter stays put for 51 of 178 tiles (`benchmarks/eval_turned_tiles.py`, 2026-12-06,
-with the axis head learnt on real faces too; 77 before; White dragons 18 of 271, 105 before; every other face at
-most 1)."""
+on real faces turned a quarter stays put for 12 of 178 tiles (the `valid` faces of `benchmarks/eval_turned_tiles.py`,
+2026-12-06, with the axis head learnt on 168 real rows; 51 with 101 rows, 77 before any; White dragons 10 of 271,
+18 and 105 before; every other face at most 1)."""
 CLEAR_SHAPE = 0.1
 """A tile whose box is longer along the row for its height than any other of its meld's by this much (log
 ratio) surely lies sideways."""
