@@ -10,7 +10,7 @@ import onnxruntime as ort
 import pytest
 
 from datasets.axis_head import MOVED_COPIES, REAL_AXIS_COPIES, real_row_samples
-from datasets.real import ROW_UP, complete_hand_row, hand_row, load_split, read_row_up, row_up_angles
+from datasets.real import ROW_UP, LabelledPhoto, complete_hand_row, hand_row, load_split, read_row_up, row_up_angles
 from datasets.up_head import PREFIX, VERSION_MARK, refitted, replace_turns, turns_weights
 from vision.detector import CLASSIFIER_MODEL
 
@@ -54,7 +54,7 @@ def test_real_row_tiles_are_learnt_as_they_lie_and_turned_a_quarter() -> None:
     row_up = {name: read_row_up()[name]}
     assert row_up[name] == 180  # its faces point to the picture's bottom
     features, angles = real_row_samples(CLASSIFIER_MODEL, row_up, turns=(0, 1))
-    photo = next(p for p in load_split("train") if p.image.name == name)
+    photo = _train_photo(name)
     tiles = len(hand_row(photo.boxes)) * (1 + MOVED_COPIES)
     assert features.shape == (2 * tiles, 257) and angles.shape == (2 * tiles,)
     assert np.all(np.abs(angles[:tiles] - 180) < 45)
@@ -69,7 +69,7 @@ def test_real_row_tiles_are_learnt_as_they_lie_and_turned_a_quarter() -> None:
 def test_a_row_that_is_no_whole_hand_is_learnt_too_with_the_axis_heads_own_copies() -> None:
     name = "421102866_1126848855422281_3271815004214082217_n_jpg.rf.324a5c4e4895094fe9ba9ab36e3c7339.jpg"
     row_up = {name: read_row_up()[name]}
-    photo = next(p for p in load_split("train") if p.image.name == name)
+    photo = _train_photo(name)
     assert row_up[name] == 180 and not complete_hand_row(photo.boxes, photo.tiles)
     features, angles = real_row_samples(CLASSIFIER_MODEL, row_up, copies=REAL_AXIS_COPIES)
     tiles = len(hand_row(photo.boxes))
@@ -77,6 +77,11 @@ def test_a_row_that_is_no_whole_hand_is_learnt_too_with_the_axis_heads_own_copie
     # its faces point down (characters with their numeral below the 萬), and the bundled head reads them so
     off = np.abs((_up_angles(features) - angles + 180) % 360 - 180)
     assert np.all(np.abs(angles - 180) < 15) and (off < 45).mean() > 0.8
+
+
+def _train_photo(name: str) -> LabelledPhoto:
+    """The `train` photo of this file name."""
+    return next(p for p in load_split("train") if p.image.name == name)
 
 
 def _up_angles(features: np.ndarray) -> np.ndarray:
