@@ -32,15 +32,16 @@ from vision.detector import TileDetector  # noqa: E402
 
 IN_VIEW_BINS = (0, 30, 50, 70, 90, 100)
 """Shares of the face in view, in %: each bin from its edge up to the next (the last one included)."""
-SIZE_BINS = (0, 16, 20, 25, 30, 40, 60, 10_000)
-"""The face's shorter side in pixels, binned the same way."""
+SIZE_BINS = (0, 16, 20, 25, 30, 40, 60, None)
+"""The face's shorter side in pixels, binned the same way (the last bin open)."""
 LEGIBLE_IN_VIEW, LEGIBLE_SIZE = 0.7, 20.0
 """A hand counts as plainly shown when every face is at least this share in view and this many pixels across."""
 SHEET_CELL = 96
 
 
 def face_in_view(scene: Scene, index: int) -> tuple[float, float]:
-    """The share of the tile's face in view and the face's shorter side in pixels."""
+    """The share of the tile's face in view and the face's shorter side in pixels (the mean length of its
+    shorter pair of opposite sides)."""
     quad = np.asarray(scene.tiles[index].quad, np.float32)
     face = np.zeros(scene.mask.shape, np.uint8)
     cv2.fillConvexPoly(face, quad.round().astype(np.int32), 1)
@@ -58,13 +59,15 @@ def sheet_cell(scene: Scene, index: int, read: str, size: float) -> np.ndarray:
     return cell
 
 
-def binned(label: str, values: np.ndarray, right: np.ndarray, edges: tuple[float, ...], unit: str) -> None:
-    """Tiles named right per bin of ``values``."""
+def binned(label: str, values: np.ndarray, right: np.ndarray, edges: tuple, unit: str) -> None:
+    """Tiles named right per bin of ``values`` (the last bin takes its upper edge in, or is open when it is None)."""
     for k, (lo, hi) in enumerate(zip(edges, edges[1:])):
-        last = k == len(edges) - 2
-        inside = (values >= lo) & ((values <= hi) if last else (values < hi))
+        if hi is None:
+            inside, span = values >= lo, f"{lo:g}{unit} and more"
+        else:
+            inside = (values >= lo) & ((values <= hi) if k == len(edges) - 2 else (values < hi))
+            span = f"{lo:g}–{hi:g}{unit}"
         if inside.any():
-            span = f"{lo:g}{unit} and more" if hi == SIZE_BINS[-1] else f"{lo:g}–{hi:g}{unit}"
             print(f"  {label} {span}: {inside.sum()} tiles, {right[inside].mean():.4f} named right "
                   f"({int((~right[inside]).sum())} wrong)")
 
@@ -77,7 +80,7 @@ def main() -> None:
     parser.add_argument("--sheet", type=Path, help="draw the misnamed tiles fully in view into this picture")
     args = parser.parse_args()
     detector = TileDetector(threads=args.threads)
-    seeds, shares, sizes, right, cells = [], [], [], [], []
+    rows, cells = [], []  # per hand tile: seed, share in view, size, named right
     for seed in range(args.first_seed, args.first_seed + args.count):
         scene = generate_scene(seed, eval_region(seed))
         hand = [i for group in scene.groups for i in group["tiles"]]
@@ -85,10 +88,10 @@ def main() -> None:
         for i, p in zip(hand, probs):
             share, size = face_in_view(scene, i)
             read = CLASS_NAMES[int(p.argmax())]
-            seeds.append(seed), shares.append(share), sizes.append(size), right.append(read == scene.tiles[i].tile)
-            if args.sheet and share * 100 >= IN_VIEW_BINS[-2] and not right[-1]:
+            rows.append((seed, share, size, read == scene.tiles[i].tile))
+            if args.sheet and share * 100 >= IN_VIEW_BINS[-2] and not rows[-1][3]:
                 cells.append(sheet_cell(scene, i, read, size))
-    seeds, shares, sizes, right = np.array(seeds), np.array(shares), np.array(sizes), np.array(right)
+    seeds, shares, sizes, right = (np.array(column) for column in zip(*rows))
     last = args.first_seed + args.count - 1
     print(f"synthetic hands, seeds {args.first_seed:,}–{last:,}: {len(right)} hand tiles, {right.mean():.4f} named "
           "right from their label boxes")
