@@ -34,6 +34,8 @@ IN_VIEW_BINS = (0, 30, 50, 70, 90, 100)
 """Shares of the face in view, in %: each bin from its edge up to the next (the last one included)."""
 SIZE_BINS = (0, 16, 20, 25, 30, 40, 60, None)
 """The face's shorter side in pixels, binned the same way (the last bin open)."""
+FULLY_IN_VIEW = 0.9
+"""A face at least this share in view counts as fully in view (the last `IN_VIEW_BINS` bin)."""
 LEGIBLE_IN_VIEW, LEGIBLE_SIZE = 0.7, 20.0
 """A hand counts as plainly shown when every face is at least this share in view and this many pixels across."""
 SHEET_CELL = 96
@@ -89,7 +91,7 @@ def main() -> None:
             share, size = face_in_view(scene, i)
             read = CLASS_NAMES[int(p.argmax())]
             rows.append((seed, share, size, read == scene.tiles[i].tile))
-            if args.sheet and share * 100 >= IN_VIEW_BINS[-2] and not rows[-1][3]:
+            if args.sheet and share >= FULLY_IN_VIEW and not rows[-1][3]:
                 cells.append(sheet_cell(scene, i, read, size))
     seeds, shares, sizes, right = (np.array(column) for column in zip(*rows))
     last = args.first_seed + args.count - 1
@@ -102,7 +104,7 @@ def main() -> None:
     legible = np.array([(shares[seeds == s] >= LEGIBLE_IN_VIEW).all() and (sizes[seeds == s] >= LEGIBLE_SIZE).all()
                         for s in hands])
     print(f"  hands with every tile named right: {all_right.sum()} of {len(hands)}")
-    in_view = shares * 100 >= IN_VIEW_BINS[-2]
+    in_view = shares >= FULLY_IN_VIEW
     print(f"  hands with a misnamed tile fully in view: {len(np.unique(seeds[~right & in_view]))}; with misnamed tiles "
           f"only partly in view: {len(np.setdiff1d(seeds[~right], seeds[~right & in_view]))}")
     print(f"  hands whose every face is {LEGIBLE_IN_VIEW:.0%} in view and {LEGIBLE_SIZE:g} px across: {legible.sum()}, "
